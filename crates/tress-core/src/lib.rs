@@ -1,0 +1,14 @@
+//! Tress core: the `no_std` math and solvers behind Tress hair motion.
+//!
+//! Everything here runs without an allocator in a simulation step, and every
+//! float function goes through [`math::ops`] (libm) so a step gives the same
+//! bits with and without `std`.
+//!
+//! - [`math`]: scalar/vector aliases and the one module of float functions.
+#![no_std]
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod math;

@@ -1,0 +1,128 @@
+//! Scalar and vector aliases, and [`ops`], the single home of float functions.
+//!
+//! Aliases let the precision change in one place later; `ops` routes through
+//! `libm` so that results do not depend on the platform's or std's float
+//! implementation (clippy's `disallowed-methods` forbids `f32::sqrt` and
+//! friends elsewhere).
+
+/// The scalar type of every solver.
+pub type Real = f32;
+pub use glam::{Mat3, Mat4, Quat, Vec3, Vec3A, Vec4};
+
+/// Float functions, all backed by `libm`.
+pub mod ops {
+    use super::Real;
+
+    /// Square root.
+    #[inline]
+    #[must_use]
+    pub fn sqrt(x: Real) -> Real {
+        libm::sqrtf(x)
+    }
+    /// Sine of `x` radians.
+    #[inline]
+    #[must_use]
+    pub fn sin(x: Real) -> Real {
+        libm::sinf(x)
+    }
+    /// Cosine of `x` radians.
+    #[inline]
+    #[must_use]
+    pub fn cos(x: Real) -> Real {
+        libm::cosf(x)
+    }
+    /// Sine and cosine of `x` radians.
+    #[inline]
+    #[must_use]
+    pub fn sin_cos(x: Real) -> (Real, Real) {
+        libm::sincosf(x)
+    }
+    /// Tangent of `x` radians.
+    #[inline]
+    #[must_use]
+    pub fn tan(x: Real) -> Real {
+        libm::tanf(x)
+    }
+    /// e^x.
+    #[inline]
+    #[must_use]
+    pub fn exp(x: Real) -> Real {
+        libm::expf(x)
+    }
+    /// Natural logarithm.
+    #[inline]
+    #[must_use]
+    pub fn ln(x: Real) -> Real {
+        libm::logf(x)
+    }
+    /// x^y.
+    #[inline]
+    #[must_use]
+    pub fn powf(x: Real, y: Real) -> Real {
+        libm::powf(x, y)
+    }
+    /// Four-quadrant arctangent of y/x.
+    #[inline]
+    #[must_use]
+    pub fn atan2(y: Real, x: Real) -> Real {
+        libm::atan2f(y, x)
+    }
+    /// Arccosine, with the argument clamped to [-1, 1] so rounding never yields NaN.
+    #[inline]
+    #[must_use]
+    pub fn acos_clamped(x: Real) -> Real {
+        libm::acosf(x.clamp(-1.0, 1.0))
+    }
+    /// Arcsine, with the argument clamped to [-1, 1].
+    #[inline]
+    #[must_use]
+    pub fn asin_clamped(x: Real) -> Real {
+        libm::asinf(x.clamp(-1.0, 1.0))
+    }
+    /// sqrt(x² + y²) without undue overflow.
+    #[inline]
+    #[must_use]
+    pub fn hypot(x: Real, y: Real) -> Real {
+        libm::hypotf(x, y)
+    }
+    /// Absolute value (bit operation; exact everywhere).
+    #[inline]
+    #[must_use]
+    pub fn abs(x: Real) -> Real {
+        libm::fabsf(x)
+    }
+    /// Largest integer not greater than x.
+    #[inline]
+    #[must_use]
+    pub fn floor(x: Real) -> Real {
+        libm::floorf(x)
+    }
+    /// Rounds half away from zero.
+    #[inline]
+    #[must_use]
+    pub fn round(x: Real) -> Real {
+        libm::roundf(x)
+    }
+}
+
+/// Returns `v` when every component is finite, otherwise `fallback`.
+#[inline]
+#[must_use]
+pub fn finite_or(v: Vec3, fallback: Vec3) -> Vec3 {
+    if v.is_finite() { v } else { fallback }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ops;
+
+    #[test]
+    fn ops_match_known_values() {
+        // Reference values: exact mathematical identities.
+        assert_eq!(ops::sqrt(4.0), 2.0);
+        assert!((ops::sin(core::f32::consts::FRAC_PI_2) - 1.0).abs() < 1e-7);
+        assert!((ops::exp(1.0) - core::f32::consts::E).abs() < 1e-6);
+        assert_eq!(ops::acos_clamped(1.000_001), 0.0);
+        assert!(!ops::acos_clamped(-1.000_001).is_nan());
+    }
+}
