@@ -1,1 +1,3 @@
+//! Workspace-level integration tests: behaviour that spans crates.
 
+mod assets;

@@ -1,1 +1,29 @@
+//! Tress for Godot 4: GDExtension node classes over tress-core and tress-rig.
+//!
+//! This crate stays thin: conversions between glam and Godot types, and the
+//! node classes. The motion and loading logic lives in the other crates,
+//! where plain `cargo test` covers it.
+//!
+//! - [`avatar::TressAvatar`]: loads a `.vrm` at runtime and exposes its skeleton.
+//!
+//! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
+//! (tested with 4.6.3).
 
+// gdext generates helper types for every class that cannot derive Debug.
+#![allow(missing_debug_implementations)]
+
+pub mod avatar;
+
+mod entry {
+    // The one unsafe item of the crate; allowed here only.
+    #![allow(unsafe_code)]
+    use godot::prelude::*;
+
+    struct TressExtension;
+
+    // SAFETY: gdext requires `unsafe impl` for the entry point Godot calls when
+    // it loads the library; it promises only that classes are registered
+    // through gdext's macros, which is all this crate does.
+    #[gdextension]
+    unsafe impl ExtensionLibrary for TressExtension {}
+}

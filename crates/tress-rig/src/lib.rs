@@ -1,1 +1,4 @@
-//! placeholder
+//! Tress rig: loaders and tools around tress-core.
+
+pub mod avatar;
+pub mod gltf_write;

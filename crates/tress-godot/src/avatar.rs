@@ -1,0 +1,119 @@
+//! `TressAvatar`: a Node3D that loads a VRM avatar at runtime.
+
+use godot::classes::{GltfDocument, GltfState, INode3D, Node, Node3D, ProjectSettings, Skeleton3D};
+use godot::global::Error as GdError;
+use godot::prelude::*;
+
+/// Loads a `.vrm` (or `.glb`/`.gltf`) avatar at runtime and shows it.
+///
+/// Godot's GLTFDocument builds the scene (bone names equal glTF node names).
+/// A missing or corrupt file logs a clear error and leaves the node empty;
+/// the scene keeps running.
+#[derive(GodotClass)]
+#[class(base = Node3D, init)]
+pub struct TressAvatar {
+    /// Avatar file to load when the node enters the tree. `res://`, `user://`
+    /// and absolute paths work.
+    #[export(file = "*.vrm,*.glb,*.gltf")]
+    vrm_path: GString,
+    skeleton: Option<Gd<Skeleton3D>>,
+    model: Option<Gd<Node>>,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for TressAvatar {
+    fn ready(&mut self) {
+        if !self.vrm_path.is_empty() && self.model.is_none() {
+            let path = self.vrm_path.clone();
+            self.load_vrm(path);
+        }
+    }
+}
+
+#[godot_api]
+impl TressAvatar {
+    /// Emitted after a model has been loaded and added as a child.
+    #[signal]
+    fn avatar_loaded();
+
+    /// Loads an avatar, replacing any loaded before. Returns false (and logs
+    /// why) when the file is missing or not a valid glTF/VRM.
+    #[func]
+    pub fn load_vrm(&mut self, path: GString) -> bool {
+        let file = globalize(&path);
+        if !std::path::Path::new(&file).is_file() {
+            godot_error!("TressAvatar: cannot load '{path}': file not found ({file})");
+            return false;
+        }
+        let mut doc = GltfDocument::new_gd();
+        let state = GltfState::new_gd();
+        let err = doc.append_from_file(&file, &state);
+        if err != GdError::OK {
+            godot_error!("TressAvatar: cannot load '{path}': not a valid glTF/VRM ({err:?})");
+            return false;
+        }
+        let Some(scene) = doc.generate_scene(&state) else {
+            godot_error!("TressAvatar: '{path}' parsed but produced no scene");
+            return false;
+        };
+        self.unload();
+        self.base_mut().add_child(&scene);
+        self.skeleton = find_skeleton(&scene);
+        self.model = Some(scene);
+        self.vrm_path = path;
+        self.signals().avatar_loaded().emit();
+        true
+    }
+
+    /// Removes the loaded model, if any.
+    #[func]
+    pub fn unload(&mut self) {
+        if let Some(mut m) = self.model.take() {
+            m.queue_free();
+        }
+        self.skeleton = None;
+    }
+
+    /// The avatar's Skeleton3D, or null before a successful load.
+    #[func]
+    pub fn get_skeleton(&self) -> Option<Gd<Skeleton3D>> {
+        self.skeleton.clone()
+    }
+
+    /// Number of bones of the loaded skeleton (0 before a load).
+    #[func]
+    pub fn bone_count(&self) -> i32 {
+        self.skeleton.as_ref().map_or(0, |s| s.get_bone_count())
+    }
+
+    /// Test hook: panics on purpose, so the Godot runner's self-test can show
+    /// that a Rust panic fails the suite. Never call it in a game.
+    #[func]
+    pub fn debug_panic(&self) {
+        panic!("TressAvatar.debug_panic() called (runner self-test)");
+    }
+}
+
+/// Turns `res://` and `user://` paths into file-system paths.
+fn globalize(path: &GString) -> String {
+    let s = path.to_string();
+    if s.starts_with("res://") || s.starts_with("user://") {
+        ProjectSettings::singleton()
+            .globalize_path(path)
+            .to_string()
+    } else {
+        s
+    }
+}
+
+fn find_skeleton(root: &Gd<Node>) -> Option<Gd<Skeleton3D>> {
+    root.find_children_ex("*")
+        .type_("Skeleton3D")
+        .recursive(true)
+        .owned(false)
+        .done()
+        .iter_shared()
+        .next()
+        .and_then(|n| n.try_cast::<Skeleton3D>().ok())
+}

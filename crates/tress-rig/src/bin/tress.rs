@@ -1,0 +1,63 @@
+//! `tress`: the command-line front end of the Tress rigging tools.
+//!
+//! Subcommands:
+//! - `generate-assets [DIR]`: writes the built-in test avatars into DIR
+//!   (default `assets/`); `--check` compares instead of writing and fails
+//!   when the committed files differ from a fresh generation.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tress_rig::avatar::{self, Variant};
+
+fn usage() -> ExitCode {
+    eprintln!("usage: tress generate-assets [--check] [DIR]");
+    ExitCode::from(2)
+}
+
+fn generate_assets(args: &[String]) -> ExitCode {
+    let check = args.iter().any(|a| a == "--check");
+    let dir = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or_else(|| PathBuf::from("assets"), PathBuf::from);
+    if check {
+        let mut ok = true;
+        for v in [Variant::Standard, Variant::Layered] {
+            let path = dir.join(v.file_name());
+            let fresh = avatar::build(v).0;
+            match std::fs::read(&path) {
+                Ok(bytes) if bytes == fresh => println!("same: {}", path.display()),
+                Ok(_) => {
+                    eprintln!("differs: {} (run `tress generate-assets`)", path.display());
+                    ok = false;
+                }
+                Err(e) => {
+                    eprintln!("cannot read {}: {e}", path.display());
+                    ok = false;
+                }
+            }
+        }
+        return if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+    match avatar::write_assets(&dir) {
+        Ok(paths) => {
+            for p in paths {
+                println!("wrote {}", p.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: writing assets into {}: {e}", dir.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("generate-assets") => generate_assets(&args[1..]),
+        _ => usage(),
+    }
+}

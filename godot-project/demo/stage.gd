@@ -1,0 +1,58 @@
+## The stage every demo and render test uses: floor, light, sky-less
+## environment, an orbit camera, and a TressAvatar.
+extends Node3D
+
+var avatar: TressAvatar
+var camera: Camera3D
+var yaw := 0.0
+var pitch := -0.12
+var distance := 3.2
+var target := Vector3(0, 1.0, 0)
+
+func _ready() -> void:
+	var env := WorldEnvironment.new()
+	env.environment = Environment.new()
+	env.environment.background_mode = Environment.BG_COLOR
+	env.environment.background_color = Color(0.16, 0.17, 0.2)
+	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
+	env.environment.ambient_light_color = Color(0.55, 0.55, 0.6)
+	env.environment.ambient_light_energy = 0.6
+	add_child(env)
+	var sun := DirectionalLight3D.new()
+	sun.rotation_degrees = Vector3(-40, 30, 0)
+	sun.light_energy = 1.1
+	add_child(sun)
+	var floor_mesh := MeshInstance3D.new()
+	var plane := PlaneMesh.new()
+	plane.size = Vector2(6, 6)
+	floor_mesh.mesh = plane
+	var mat := StandardMaterial3D.new()
+	mat.albedo_color = Color(0.32, 0.34, 0.36)
+	floor_mesh.material_override = mat
+	add_child(floor_mesh)
+	camera = Camera3D.new()
+	camera.fov = 40
+	add_child(camera)
+	camera.current = true
+	avatar = TressAvatar.new()
+	add_child(avatar)
+	update_camera()
+
+## Loads a model into the stage's avatar; false (with an error logged) on failure.
+func load_model(path: String) -> bool:
+	return avatar.load_vrm(path)
+
+## Full body or a close-up of the hair.
+func frame(close_up: bool) -> void:
+	if close_up:
+		target = Vector3(0, 1.5, 0)
+		distance = 1.1
+	else:
+		target = Vector3(0, 1.0, 0)
+		distance = 3.2
+	update_camera()
+
+func update_camera() -> void:
+	var offset := Vector3(0, 0, distance).rotated(Vector3.RIGHT, pitch).rotated(Vector3.UP, yaw)
+	camera.position = target + offset
+	camera.look_at(target)

@@ -1,0 +1,46 @@
+## Helpers shared by the headless tests.
+extends RefCounted
+
+## Absolute path of a file given relative to the repository root.
+static func repo_path(rel: String) -> String:
+	return ProjectSettings.globalize_path("res://").path_join("..").path_join(rel).simplify_path()
+
+## Waits `n` process frames.
+static func frames(tree: SceneTree, n: int) -> void:
+	for i in n:
+		await tree.process_frame
+
+## Saves what the root viewport shows to target/godot-screens/NAME.png.
+## Returns "" or why it failed (including a blank image).
+static func screenshot(tree: SceneTree, name: String) -> String:
+	await RenderingServer.frame_post_draw
+	var img := tree.root.get_texture().get_image()
+	if img == null or img.is_empty():
+		return "viewport gave no image (is a renderer running? use Xvfb, not --headless)"
+	var dir := repo_path("target/godot-screens")
+	DirAccess.make_dir_recursive_absolute(dir)
+	var path := dir.path_join(name + ".png")
+	var err := img.save_png(path)
+	if err != OK:
+		return "could not save %s: %s" % [path, error_string(err)]
+	print("screenshot: ", path)
+	return blank_reason(img)
+
+## "" when the image has real content: not one flat colour, and a good share
+## of pixels away from the background colour at the corner.
+static func blank_reason(img: Image) -> String:
+	var w := img.get_width()
+	var h := img.get_height()
+	var bg := img.get_pixel(0, 0)
+	var differing := 0
+	var samples := 0
+	for y in range(0, h, 8):
+		for x in range(0, w, 8):
+			samples += 1
+			var c := img.get_pixel(x, y)
+			if absf(c.r - bg.r) + absf(c.g - bg.g) + absf(c.b - bg.b) > 0.08:
+				differing += 1
+	var share := float(differing) / float(samples)
+	if share < 0.02:
+		return "image looks blank: only %.1f%% of pixels differ from the background" % (share * 100.0)
+	return ""

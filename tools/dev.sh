@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The one entry point for Tress development; CI runs `tools/dev.sh test`.
+#
+#   tools/dev.sh test            the whole suite: fmt, clippy, unit + integration
+#                                tests, no_std proof, bench compile, Godot tests
+#   tools/dev.sh demo [OPTS]     the Godot demo playing the built-in avatar
+#       --record [DIR]           no display needed: render under Xvfb and write
+#                                PNG frames to DIR (default target/demo-frames)
+#       --frames N               with --record, how many frames (default 240)
+#       --release                use the release build of the extension
+#       -- ARGS                  passed to the demo (e.g. -- --model=PATH.vrm)
+#   tools/dev.sh godot-tests     only the Godot headless tests
+#   tools/dev.sh assets          regenerate assets/ from code
+set -u -o pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cd "$repo"
+source "$here/godot-env.sh"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+ensure_rust() {
+	command -v cargo >/dev/null || { echo "error: cargo not found; install Rust with rustup" >&2; exit 1; }
+	rustup component list --installed 2>/dev/null | grep -q clippy || rustup component add clippy rustfmt
+}
+
+total_passed=0
+total_failed=0
+count_cargo() { # sums "test result:" lines of a cargo test log
+	local p f
+	p=$(grep -E '^test result:' "$1" | sed -E 's/.* ([0-9]+) passed.*/\1/' | paste -sd+ - | bc 2>/dev/null || echo 0)
+	f=$(grep -E '^test result:' "$1" | sed -E 's/.* ([0-9]+) failed.*/\1/' | paste -sd+ - | bc 2>/dev/null || echo 0)
+	total_passed=$((total_passed + ${p:-0})); total_failed=$((total_failed + ${f:-0}))
+	echo "cargo test: ${p:-0} passed, ${f:-0} failed"
+}
+
+cmd_test() {
+	ensure_rust
+	command -v bc >/dev/null || { apt-get update -qq && apt-get install -y -qq bc >/dev/null; }
+	local logs="$repo/target/test-logs"; mkdir -p "$logs"
+	local fails=()
+
+	step "format check"
+	cargo fmt --all -- --check || fails+=(fmt)
+
+	step "clippy (-D warnings)"
+	cargo clippy --workspace --all-targets -- -D warnings || fails+=(clippy)
+
+	step "unit and integration tests"
+	cargo test --workspace 2>&1 | tee "$logs/cargo-test.log"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fails+=(cargo-test)
+	count_cargo "$logs/cargo-test.log"
+
+	step "no_std proof: tress-core linked into a #![no_std] panic=abort staticlib"
+	if cargo build --manifest-path tools/no-std-check/Cargo.toml --release; then
+		total_passed=$((total_passed + 1)); echo "no_std: 1 passed, 0 failed"
+	else
+		total_failed=$((total_failed + 1)); fails+=(no_std)
+	fi
+
+	step "benches compile"
+	cargo bench --workspace --no-run || fails+=(bench-compile)
+
+	step "Godot extension build"
+	cargo build -p tress-godot || fails+=(godot-build)
+
+	step "Godot runner self-test"
+	if "$here/godot-tests.sh" --selftest; then total_passed=$((total_passed + 1))
+	else total_failed=$((total_failed + 1)); fails+=(godot-selftest); fi
+
+	step "Godot headless tests"
+	"$here/godot-tests.sh" | tee "$logs/godot.log"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fails+=(godot)
+	local gp gf
+	gp=$(sed -n 's/^godot: \([0-9]*\) passed.*/\1/p' "$logs/godot.log"); gf=$(sed -n 's/^godot: [0-9]* passed, \([0-9]*\) failed.*/\1/p' "$logs/godot.log")
+	total_passed=$((total_passed + ${gp:-0})); total_failed=$((total_failed + ${gf:-0}))
+
+	echo
+	if [ ${#fails[@]} -gt 0 ]; then
+		echo "failed steps: ${fails[*]}"
+		[ "$total_failed" -gt 0 ] || total_failed=${#fails[@]}
+	fi
+	echo "total: $total_passed passed, $total_failed failed"
+	[ ${#fails[@]} -eq 0 ]
+}
+
+cmd_demo() {
+	local record="" frames=240 profile=debug extra=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--record) record="$repo/target/demo-frames"; if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then record="$2"; shift; fi ;;
+		--frames) frames="$2"; shift ;;
+		--release) profile=release ;;
+		--) shift; extra=("$@"); break ;;
+		*) echo "unknown option $1" >&2; exit 2 ;;
+		esac
+		shift
+	done
+	ensure_rust
+	if [ $profile = release ]; then cargo build -p tress-godot --release || exit 1
+	else cargo build -p tress-godot || exit 1; fi
+	godot_select || exit 1
+	if [ -n "$record" ]; then
+		mkdir -p "$record"
+		record=$(cd "$record" && pwd)
+		case "$record" in "$repo"/*) ;; *) echo "error: --record DIR must be inside the repository" >&2; exit 2 ;; esac
+		local rel=${record#$repo/}
+		# Movie Maker mode renders at a fixed 30 fps and writes frameNNNNNNNN.png.
+		godot_run "$repo" godot-project 600 --xvfb -- --rendering-driver opengl3 \
+			--write-movie "../$rel/frame.png" --fixed-fps 30 --quit-after "$frames" \
+			res://demo/demo.tscn -- "${extra[@]}"
+		local rc=$?
+		echo "frames in ${rel}/ (exit $rc)"
+		return $rc
+	fi
+	if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+		echo "no display: use 'tools/dev.sh demo --record' to render frames headless" >&2
+		exit 2
+	fi
+	godot_run "$repo" godot-project 86400 -- res://demo/demo.tscn -- "${extra[@]}"
+}
+
+case "${1:-}" in
+test) shift; cmd_test "$@" ;;
+demo) shift; cmd_demo "$@" ;;
+godot-tests) shift; cargo build -p tress-godot && "$here/godot-tests.sh" "$@" ;;
+assets) shift; cargo run -q -p tress-rig --bin tress -- generate-assets "$@" ;;
+*) sed -n '2,15p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs the Godot headless test suite, or (--selftest) proves the runner fails
+# tests that fail, error, hang or panic.
+#
+# Each test is godot-project/tests/NAME.gd, run by tests/runner.gd under
+# `timeout` with an in-script watchdog. A test passes only when Godot exits 0,
+# the log says "TEST PASS NAME", and the log has no "SCRIPT ERROR" and no
+# Rust "panic". Tests named render_* run under Xvfb with the OpenGL renderer;
+# the others run --headless. Logs go to target/godot-logs/.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+source "$here/godot-env.sh"
+
+WATCHDOG="${TRESS_GODOT_WATCHDOG:-90}"
+LIMIT=$((WATCHDOG + 30))
+logs="$repo/target/godot-logs"
+mkdir -p "$logs"
+
+# run_one NAME -> 0 pass, 1 fail; prints one line.
+run_one() {
+	local name="$1" log="$logs/${1//\//_}.log" rc mode
+	case "$(basename "$name")" in
+	render_*) mode=(--xvfb -- --rendering-driver opengl3) ;;
+	*) mode=(-- --headless) ;;
+	esac
+	local start=$SECONDS
+	godot_run "$repo" godot-project "$LIMIT" "${mode[@]}" \
+		--script res://tests/runner.gd -- "--test=$name" "--watchdog=$WATCHDOG" >"$log" 2>&1
+	rc=$?
+	local why=""
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then why="timed out after ${LIMIT}s"
+	elif [ $rc -ne 0 ]; then why="godot exited $rc"
+	elif grep -q "SCRIPT ERROR" "$log"; then why="SCRIPT ERROR in log"
+	elif grep -qi "panic" "$log"; then why="panic in log"
+	elif ! grep -q "TEST PASS $name" "$log"; then why="no TEST PASS line"
+	fi
+	if [ -z "$why" ]; then
+		echo "  ok    $name ($((SECONDS - start)) s)"
+		return 0
+	fi
+	echo "  FAIL  $name: $why ($((SECONDS - start)) s; log: ${log#$repo/})"
+	grep -E "TEST FAIL|SCRIPT ERROR|panic|ERROR" "$log" | head -n 5 | sed 's/^/        /'
+	return 1
+}
+
+godot_select || exit 1
+echo "==> Godot: $GODOT_MODE ($(cat "$GODOT_STAMP" 2>/dev/null || "$GODOT_BIN" --version))"
+
+if [ ! -f "$repo/godot-project/.godot/extension_list.cfg" ]; then
+	echo "error: godot-project/.godot/extension_list.cfg is missing; the extension would silently not load" >&2
+	exit 1
+fi
+
+if [ "${1:-}" = "--selftest" ]; then
+	# Each of these must be reported as failing; the control must pass.
+	WATCHDOG=15; LIMIT=45
+	bad=0
+	for t in selftest/fails selftest/script_error selftest/hangs selftest/panics; do
+		if run_one "$t" >/dev/null; then
+			echo "  FAIL  runner let $t pass"; bad=$((bad + 1))
+		else
+			echo "  ok    runner caught $t"
+		fi
+	done
+	if run_one selftest/passes >/dev/null; then echo "  ok    runner passes the control"
+	else echo "  FAIL  runner failed the control selftest/passes"; bad=$((bad + 1)); fi
+	echo "godot runner selftest: $((5 - bad)) passed, $bad failed"
+	[ $bad -eq 0 ]
+	exit
+fi
+
+passed=0; failed=0
+tests=$(cd "$repo/godot-project/tests" && ls test_*.gd render_*.gd 2>/dev/null | sed 's/\.gd$//')
+for t in $tests; do
+	if run_one "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "godot: $passed passed, $failed failed"
+[ $failed -eq 0 ] && [ $passed -gt 0 ]
