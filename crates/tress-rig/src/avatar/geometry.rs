@@ -95,7 +95,12 @@ pub fn tube(
     let ring = |i: usize, k: usize| (i * sides + k % sides) as u32;
     for i in 0..n_rings - 1 {
         for k in 0..sides {
-            let (a, b, c, d) = (ring(i, k), ring(i, k + 1), ring(i + 1, k), ring(i + 1, k + 1));
+            let (a, b, c, d) = (
+                ring(i, k),
+                ring(i, k + 1),
+                ring(i + 1, k),
+                ring(i + 1, k + 1),
+            );
             p.indices.extend_from_slice(&[a, c, b, b, c, d]);
         }
     }
@@ -104,12 +109,7 @@ pub fn tube(
         let s = end as f32 / (n_rings - 1) as f32;
         let normal = if flip { -tangents[end] } else { tangents[end] };
         let centre = u32::try_from(p.positions.len()).expect("fits u32");
-        push_vertex(
-            &mut p,
-            samples[end],
-            normal,
-            influence(s, samples[end]),
-        );
+        push_vertex(&mut p, samples[end], normal, influence(s, samples[end]));
         for k in 0..sides {
             let (a, b) = (ring(ring_i, k), ring(ring_i, k + 1));
             if flip {

@@ -124,14 +124,34 @@ const fn lock(
 /// The standard hairstyle: four bangs, two side locks, two long front locks
 /// that reach over the chest.
 pub const STANDARD_LOCKS: [LockDef; 8] = [
-    lock("HairBangL1", 14.0, 38.0, 0.11, 4, 0.018, 0.2, BANG, false),
-    lock("HairBangR1", -14.0, 38.0, 0.11, 4, 0.018, 0.2, BANG, false),
-    lock("HairBangL2", 38.0, 34.0, 0.12, 4, 0.018, 0.1, BANG, false),
-    lock("HairBangR2", -38.0, 34.0, 0.12, 4, 0.018, 0.1, BANG, false),
-    lock("HairSideL", 78.0, 18.0, 0.17, 4, 0.02, 0.0, SIDE, true),
-    lock("HairSideR", -78.0, 18.0, 0.17, 4, 0.02, 0.0, SIDE, true),
-    lock("HairFrontLockL", 55.0, 12.0, 0.36, 6, 0.016, 0.6, LONG, true),
-    lock("HairFrontLockR", -55.0, 12.0, 0.36, 6, 0.016, 0.6, LONG, true),
+    lock("HairBangL1", 14.0, 38.0, 0.11, 4, 0.028, 0.2, BANG, false),
+    lock("HairBangR1", -14.0, 38.0, 0.11, 4, 0.028, 0.2, BANG, false),
+    lock("HairBangL2", 38.0, 34.0, 0.12, 4, 0.028, 0.1, BANG, false),
+    lock("HairBangR2", -38.0, 34.0, 0.12, 4, 0.028, 0.1, BANG, false),
+    lock("HairSideL", 78.0, 18.0, 0.17, 4, 0.026, 0.0, SIDE, true),
+    lock("HairSideR", -78.0, 18.0, 0.17, 4, 0.026, 0.0, SIDE, true),
+    lock(
+        "HairFrontLockL",
+        55.0,
+        12.0,
+        0.36,
+        6,
+        0.016,
+        0.6,
+        LONG,
+        true,
+    ),
+    lock(
+        "HairFrontLockR",
+        -55.0,
+        12.0,
+        0.36,
+        6,
+        0.016,
+        0.6,
+        LONG,
+        true,
+    ),
 ];
 
 /// Extra back layers of the layered hairstyle (with the standard eight, 12 chains).
@@ -239,7 +259,11 @@ mod tests {
             let len: f32 = path.windows(2).map(|w| (w[1] - w[0]).length()).sum();
             assert!((len - def.length).abs() < 0.005, "{}: {len}", def.name);
             for p in &path {
-                assert!((*p - HEAD_CENTRE).length() >= HEAD_RADIUS + 0.0199, "{}", def.name);
+                assert!(
+                    (*p - HEAD_CENTRE).length() >= HEAD_RADIUS + 0.0199,
+                    "{}",
+                    def.name
+                );
             }
         }
     }

@@ -79,7 +79,8 @@ pub const COLLIDERS: [ColliderDef; 5] = [
         bone: b::HEAD,
         offset: Vec3::new(0.0, 0.10, 0.0),
         tail: Vec3::new(0.0, 0.10, 0.0),
-        radius: HEAD_RADIUS,
+        // Covers the hair cap, which sits a little off the scalp.
+        radius: HEAD_RADIUS + 0.005,
         head_group: true,
     },
     ColliderDef {
@@ -132,7 +133,7 @@ pub fn grow_locks(variant: Variant) -> Vec<Lock> {
         .map(|def| {
             // Grow clear of each collider by the lock's hit radius plus a
             // margin, so the rest pose starts out of contact.
-            let margin = def.spring.hit_radius + 0.006;
+            let margin = def.spring.hit_radius + 0.008;
             let obstacles: Vec<Obstacle> = COLLIDERS
                 .iter()
                 .filter(|c| !c.head_group && def.body_colliders)
@@ -177,7 +178,9 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
     let mut bone_nodes = Vec::new();
     for bone in &BONES {
         let pos = Vec3::from_array(bone.pos);
-        let parent_pos = bone.parent.map_or(Vec3::ZERO, |p| Vec3::from_array(BONES[p].pos));
+        let parent_pos = bone
+            .parent
+            .map_or(Vec3::ZERO, |p| Vec3::from_array(BONES[p].pos));
         let n = g.add_node(bone.name, pos - parent_pos, Quat::IDENTITY);
         g.add_child(bone.parent.map_or(root, |p| bone_nodes[p]), n);
         bone_nodes.push(n);
@@ -211,7 +214,10 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         }
         lock_joint_nodes.push(nodes);
     }
-    let ibms: Vec<Mat4> = skin_pos.iter().map(|p| Mat4::from_translation(-*p)).collect();
+    let ibms: Vec<Mat4> = skin_pos
+        .iter()
+        .map(|p| Mat4::from_translation(-*p))
+        .collect();
     let skin = g.add_skin("Skin", bone_nodes[b::HIPS], &skin_nodes, &ibms);
 
     let skin_mat = g.add_material("Skin", [0.93, 0.78, 0.68, 1.0], 0.7);
@@ -229,7 +235,9 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
 
     let mut head = skeleton::head();
     head.material = Some(skin_mat);
-    let head_mesh = g.add_mesh("Head", &[("head", &head)]);
+    let mut cap = skeleton::hair_cap();
+    cap.material = Some(hair_mat);
+    let head_mesh = g.add_mesh("Head", &[("head", &head), ("hair_cap", &cap)]);
     let head_node = g.add_node("HeadMesh", Vec3::ZERO, Quat::IDENTITY);
     g.set_node_mesh(head_node, head_mesh, Some(skin));
     g.add_child(root, head_node);
@@ -244,7 +252,11 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         prim.material = Some(hair_mat);
         summary.hair_vertices += prim.positions.len();
         let mesh = g.add_mesh(lock.def.name, &[("hair", &prim)]);
-        let node = g.add_node(&format!("{}Mesh", lock.def.name), Vec3::ZERO, Quat::IDENTITY);
+        let node = g.add_node(
+            &format!("{}Mesh", lock.def.name),
+            Vec3::ZERO,
+            Quat::IDENTITY,
+        );
         g.set_node_mesh(node, mesh, Some(skin));
         g.add_child(root, node);
     }
@@ -293,7 +305,10 @@ fn lock_mesh(lock: &Lock, first_joint: usize, rings: usize, sides: usize) -> Pri
 
 /// The unrigged ponytail tube, in the head node's space.
 fn ponytail_mesh(head_pos: Vec3) -> Primitive {
-    let path: Vec<Vec3> = hair::ponytail_path().iter().map(|p| *p - head_pos).collect();
+    let path: Vec<Vec3> = hair::ponytail_path()
+        .iter()
+        .map(|p| *p - head_pos)
+        .collect();
     let mut p = tube(
         &path,
         100,
@@ -306,7 +321,10 @@ fn ponytail_mesh(head_pos: Vec3) -> Primitive {
             } else {
                 0.032 * (1.0 - s) + 0.006
             };
-            Section { rx: r, rz: r * 0.85 }
+            Section {
+                rx: r,
+                rz: r * 0.85,
+            }
         },
         &|_, _| geometry::rigid(0),
     );
@@ -353,7 +371,10 @@ mod tests {
     fn long_front_locks_reach_over_the_chest() {
         let locks = grow_locks(Variant::Standard);
         let chest_y = BONES[b::CHEST].pos[1] + 0.15;
-        let long: Vec<_> = locks.iter().filter(|l| l.def.name.contains("FrontLock")).collect();
+        let long: Vec<_> = locks
+            .iter()
+            .filter(|l| l.def.name.contains("FrontLock"))
+            .collect();
         assert_eq!(long.len(), 2);
         for l in long {
             let tip = *l.joints.last().expect("tip");

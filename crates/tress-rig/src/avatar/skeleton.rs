@@ -65,18 +65,78 @@ pub const BONES: [BoneDef; 17] = [
     bone("Chest", "chest", Some(b::SPINE), [0.0, 1.20, 0.0]),
     bone("Neck", "neck", Some(b::CHEST), [0.0, 1.42, 0.0]),
     bone("Head", "head", Some(b::NECK), [0.0, 1.50, 0.0]),
-    bone("LeftUpperArm", "leftUpperArm", Some(b::CHEST), [0.17, 1.38, 0.0]),
-    bone("LeftLowerArm", "leftLowerArm", Some(b::L_UPPER_ARM), [0.45, 1.38, 0.0]),
-    bone("LeftHand", "leftHand", Some(b::L_LOWER_ARM), [0.71, 1.38, 0.0]),
-    bone("RightUpperArm", "rightUpperArm", Some(b::CHEST), [-0.17, 1.38, 0.0]),
-    bone("RightLowerArm", "rightLowerArm", Some(b::R_UPPER_ARM), [-0.45, 1.38, 0.0]),
-    bone("RightHand", "rightHand", Some(b::R_LOWER_ARM), [-0.71, 1.38, 0.0]),
-    bone("LeftUpperLeg", "leftUpperLeg", Some(b::HIPS), [0.09, 0.90, 0.0]),
-    bone("LeftLowerLeg", "leftLowerLeg", Some(b::L_UPPER_LEG), [0.09, 0.50, 0.0]),
-    bone("LeftFoot", "leftFoot", Some(b::L_LOWER_LEG), [0.09, 0.08, 0.0]),
-    bone("RightUpperLeg", "rightUpperLeg", Some(b::HIPS), [-0.09, 0.90, 0.0]),
-    bone("RightLowerLeg", "rightLowerLeg", Some(b::R_UPPER_LEG), [-0.09, 0.50, 0.0]),
-    bone("RightFoot", "rightFoot", Some(b::R_LOWER_LEG), [-0.09, 0.08, 0.0]),
+    bone(
+        "LeftUpperArm",
+        "leftUpperArm",
+        Some(b::CHEST),
+        [0.17, 1.38, 0.0],
+    ),
+    bone(
+        "LeftLowerArm",
+        "leftLowerArm",
+        Some(b::L_UPPER_ARM),
+        [0.45, 1.38, 0.0],
+    ),
+    bone(
+        "LeftHand",
+        "leftHand",
+        Some(b::L_LOWER_ARM),
+        [0.71, 1.38, 0.0],
+    ),
+    bone(
+        "RightUpperArm",
+        "rightUpperArm",
+        Some(b::CHEST),
+        [-0.17, 1.38, 0.0],
+    ),
+    bone(
+        "RightLowerArm",
+        "rightLowerArm",
+        Some(b::R_UPPER_ARM),
+        [-0.45, 1.38, 0.0],
+    ),
+    bone(
+        "RightHand",
+        "rightHand",
+        Some(b::R_LOWER_ARM),
+        [-0.71, 1.38, 0.0],
+    ),
+    bone(
+        "LeftUpperLeg",
+        "leftUpperLeg",
+        Some(b::HIPS),
+        [0.09, 0.90, 0.0],
+    ),
+    bone(
+        "LeftLowerLeg",
+        "leftLowerLeg",
+        Some(b::L_UPPER_LEG),
+        [0.09, 0.50, 0.0],
+    ),
+    bone(
+        "LeftFoot",
+        "leftFoot",
+        Some(b::L_LOWER_LEG),
+        [0.09, 0.08, 0.0],
+    ),
+    bone(
+        "RightUpperLeg",
+        "rightUpperLeg",
+        Some(b::HIPS),
+        [-0.09, 0.90, 0.0],
+    ),
+    bone(
+        "RightLowerLeg",
+        "rightLowerLeg",
+        Some(b::R_UPPER_LEG),
+        [-0.09, 0.50, 0.0],
+    ),
+    bone(
+        "RightFoot",
+        "rightFoot",
+        Some(b::R_LOWER_LEG),
+        [-0.09, 0.08, 0.0],
+    ),
 ];
 
 /// Centre of the head sphere, model space (metres).
@@ -101,12 +161,20 @@ fn by_height(y: f32, bones: &[usize], band: f32) -> Influence {
     }
     let here = pos(bones[k]).y;
     if k > 0 && y < here + band {
-        return blend(j(bones[k - 1]), j(bones[k]), (y - (here - band)) / (2.0 * band));
+        return blend(
+            j(bones[k - 1]),
+            j(bones[k]),
+            (y - (here - band)) / (2.0 * band),
+        );
     }
     if k + 1 < bones.len() {
         let next = pos(bones[k + 1]).y;
         if y > next - band {
-            return blend(j(bones[k]), j(bones[k + 1]), (y - (next - band)) / (2.0 * band));
+            return blend(
+                j(bones[k]),
+                j(bones[k + 1]),
+                (y - (next - band)) / (2.0 * band),
+            );
         }
     }
     rigid(j(bones[k]))
@@ -150,7 +218,10 @@ pub fn limbs() -> Primitive {
         8,
         16,
         Vec3::X,
-        &|_| Section { rx: 0.045, rz: 0.045 },
+        &|_| Section {
+            rx: 0.045,
+            rz: 0.045,
+        },
         &|_, p| by_height(p.y, &[b::CHEST, b::NECK, b::HEAD], 0.02),
     ));
     for side in [1.0f32, -1.0] {
@@ -207,7 +278,10 @@ pub fn limbs() -> Primitive {
             6,
             12,
             Vec3::X,
-            &|_| Section { rx: 0.045, rz: 0.035 },
+            &|_| Section {
+                rx: 0.045,
+                rz: 0.035,
+            },
             &|_, _| rigid(j(foot)),
         ));
     }
@@ -217,7 +291,9 @@ pub fn limbs() -> Primitive {
 /// The head: a sphere with a nose so its facing can be seen.
 #[must_use]
 pub fn head() -> Primitive {
-    let mut h = sphere(HEAD_CENTRE, HEAD_RADIUS, Vec3::ONE, 20, 32, &|_| rigid(j(b::HEAD)));
+    let mut h = sphere(HEAD_CENTRE, HEAD_RADIUS, Vec3::ONE, 20, 32, &|_| {
+        rigid(j(b::HEAD))
+    });
     h.append(&sphere(
         HEAD_CENTRE + Vec3::new(0.0, -0.01, HEAD_RADIUS),
         0.018,
@@ -227,4 +303,33 @@ pub fn head() -> Primitive {
         &|_| rigid(j(b::HEAD)),
     ));
     h
+}
+
+/// A static hair cap over the top, sides and back of the head (skinned to
+/// the head), so the locks grow out of hair rather than a bald scalp.
+#[must_use]
+pub fn hair_cap() -> Primitive {
+    let mut cap = sphere(
+        HEAD_CENTRE + Vec3::new(0.0, 0.004, -0.004),
+        HEAD_RADIUS + 0.008,
+        Vec3::new(1.04, 1.0, 1.05),
+        20,
+        32,
+        &|_| rigid(j(b::HEAD)),
+    );
+    // Keep the top everywhere, and the back and sides down to the nape;
+    // leave the face open.
+    let keep = |u: Vec3| u.y > 0.5 || (u.z < 0.2 && u.y > -0.55);
+    let tris: Vec<u32> = cap
+        .indices
+        .chunks(3)
+        .filter(|t| {
+            let c = t.iter().map(|&i| cap.positions[i as usize]).sum::<Vec3>() / 3.0;
+            keep((c - HEAD_CENTRE).normalize_or(Vec3::Y))
+        })
+        .flatten()
+        .copied()
+        .collect();
+    cap.indices = tris;
+    cap
 }
