@@ -26,17 +26,16 @@ ensure_rust() {
 
 total_passed=0
 total_failed=0
-count_cargo() { # sums "test result:" lines of a cargo test log
+count_cargo() { # sums the "test result:" lines of a cargo test log
 	local p f
-	p=$(grep -E '^test result:' "$1" | sed -E 's/.* ([0-9]+) passed.*/\1/' | paste -sd+ - | bc 2>/dev/null || echo 0)
-	f=$(grep -E '^test result:' "$1" | sed -E 's/.* ([0-9]+) failed.*/\1/' | paste -sd+ - | bc 2>/dev/null || echo 0)
-	total_passed=$((total_passed + ${p:-0})); total_failed=$((total_failed + ${f:-0}))
-	echo "cargo test: ${p:-0} passed, ${f:-0} failed"
+	p=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) s += $i } END { print s + 0 }' "$1")
+	f=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^failed/) s += $i } END { print s + 0 }' "$1")
+	total_passed=$((total_passed + p)); total_failed=$((total_failed + f))
+	echo "cargo test: $p passed, $f failed"
 }
 
 cmd_test() {
 	ensure_rust
-	command -v bc >/dev/null || { apt-get update -qq && apt-get install -y -qq bc >/dev/null; }
 	local logs="$repo/target/test-logs"; mkdir -p "$logs"
 	local fails=()
 
