@@ -97,6 +97,8 @@ const LONG: SpringParams = SpringParams {
     hit_radius: 0.015,
 };
 
+// A compact row constructor for the lock tables below.
+#[allow(clippy::too_many_arguments)]
 const fn lock(
     name: &'static str,
     azimuth_deg: f32,

@@ -196,7 +196,7 @@ impl GltfBuilder {
     }
 
     fn add_view(&mut self, bytes: Vec<u8>, target: Option<u32>) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -249,11 +249,11 @@ impl GltfBuilder {
             doc["extensions"] = Value::Object(extensions);
         }
         let mut json_bytes = serde_json::to_vec(&doc).expect("JSON values always serialise");
-        while json_bytes.len() % 4 != 0 {
+        while !json_bytes.len().is_multiple_of(4) {
             json_bytes.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
