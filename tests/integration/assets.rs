@@ -21,7 +21,9 @@ fn committed_avatars_equal_a_fresh_generation() {
 
 #[test]
 fn built_in_avatar_is_valid_gltf_with_vrm_extensions() {
-    let path = repo_root().join("assets").join(Variant::Standard.file_name());
+    let path = repo_root()
+        .join("assets")
+        .join(Variant::Standard.file_name());
     let (doc, _, _) = gltf::import(&path).expect("valid glTF");
     let used: Vec<&str> = doc.extensions_used().collect();
     assert!(used.contains(&"VRMC_vrm") && used.contains(&"VRMC_springBone"));
@@ -30,7 +32,10 @@ fn built_in_avatar_is_valid_gltf_with_vrm_extensions() {
         .filter_map(|m| m.name().map(str::to_owned))
         .collect();
     assert!(meshes.iter().any(|m| m == "Ponytail"), "{meshes:?}");
-    let body = doc.meshes().find(|m| m.name() == Some("Body")).expect("Body");
+    let body = doc
+        .meshes()
+        .find(|m| m.name() == Some("Body"))
+        .expect("Body");
     assert_eq!(body.primitives().count(), 2, "body and a separate shirt");
     let ponytail = doc
         .nodes()

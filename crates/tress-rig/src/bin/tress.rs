@@ -38,7 +38,11 @@ fn generate_assets(args: &[String]) -> ExitCode {
                 }
             }
         }
-        return if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        return if ok {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
     }
     match avatar::write_assets(&dir) {
         Ok(paths) => {

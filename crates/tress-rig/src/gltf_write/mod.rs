@@ -146,7 +146,8 @@ impl GltfBuilder {
         for (pname, p) in primitives {
             prims.push(self.primitive_json(pname, p));
         }
-        self.meshes.push(json!({ "name": name, "primitives": prims }));
+        self.meshes
+            .push(json!({ "name": name, "primitives": prims }));
         self.meshes.len() - 1
     }
 
