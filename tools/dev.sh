@@ -8,6 +8,7 @@
 #                                PNG frames to DIR (default target/demo-frames)
 #       --frames N               with --record, how many frames (default 240)
 #       --release                use the release build of the extension
+#       --scene strands          the strand-hair demo instead of the avatar
 #       -- ARGS                  passed to the demo (e.g. -- --model=PATH.vrm)
 #   tools/dev.sh godot-tests     only the Godot headless tests
 #   tools/dev.sh assets          regenerate assets/ from code
@@ -85,12 +86,13 @@ cmd_test() {
 }
 
 cmd_demo() {
-	local record="" frames=240 profile=debug extra=()
+	local record="" frames=240 profile=debug extra=() scene=res://demo/demo.tscn
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--record) record="$repo/target/demo-frames"; if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then record="$2"; shift; fi ;;
 		--frames) frames="$2"; shift ;;
 		--release) profile=release ;;
+		--scene) case "$2" in strands) scene=res://strands/strands.tscn ;; avatar) ;; *) echo "unknown scene $2" >&2; exit 2 ;; esac; shift ;;
 		--) shift; extra=("$@"); break ;;
 		*) echo "unknown option $1" >&2; exit 2 ;;
 		esac
@@ -108,7 +110,7 @@ cmd_demo() {
 		# Movie Maker mode renders at a fixed 30 fps and writes frameNNNNNNNN.png.
 		godot_run "$repo" godot-project 600 --xvfb -- --rendering-driver opengl3 \
 			--write-movie "../$rel/frame.png" --fixed-fps 30 --quit-after "$frames" \
-			res://demo/demo.tscn -- "${extra[@]}"
+			"$scene" -- "${extra[@]}"
 		local rc=$?
 		echo "frames in ${rel}/ (exit $rc)"
 		return $rc
@@ -117,7 +119,7 @@ cmd_demo() {
 		echo "no display: use 'tools/dev.sh demo --record' to render frames headless" >&2
 		exit 2
 	fi
-	godot_run "$repo" godot-project 86400 -- res://demo/demo.tscn -- "${extra[@]}"
+	godot_run "$repo" godot-project 86400 -- "$scene" -- "${extra[@]}"
 }
 
 case "${1:-}" in

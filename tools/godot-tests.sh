@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 source "$here/godot-env.sh"
 
-WATCHDOG="${TRESS_GODOT_WATCHDOG:-90}"
+WATCHDOG="${TRESS_GODOT_WATCHDOG:-180}"
 LIMIT=$((WATCHDOG + 30))
 logs="$repo/target/godot-logs"
 mkdir -p "$logs"

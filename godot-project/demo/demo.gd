@@ -1,39 +1,207 @@
-## The Tress demo: plays a VRM avatar (the built-in one by default, or
-## --model=PATH) and turns its head so the hair can be watched.
+## The Tress demo: plays a VRM avatar with Tress spring hair.
+##
+## Controls: model, hair solver, head-turn test (the standard 4 s yaw ±60°
+## then stillness), move-then-settle, pause, restart, framing; drag to orbit,
+## wheel to zoom. The overlay shows the hair update time (p50/p95 over the
+## last 120 frames), substeps and joints.
+##
+## Command-line (after `--`): --model=PATH.vrm, --framing=hair,
+## --hair=improved|earlier|vrm, --motion=turn|move|still.
 extends Node3D
 
 const TressStage = preload("res://demo/stage.gd")
+const MODES := ["Improved", "Earlier", "VRM-compatible"]
 
 var stage: TressStage
-var label: Label
-var time := 0.0
+var info: Label
+var perf: Label
+var model_menu: OptionButton
+var mode_menu: OptionButton
+var models: Array[String] = []
+var motion := "turn"
+var motion_time := 0.0
+var paused := false
+var hair_mode := 0
 var head_bone := -1
+var root_start := Vector3.ZERO
+var samples: Array[float] = []
+var dragging := false
 
 func _ready() -> void:
 	stage = TressStage.new()
 	add_child(stage)
-	var model := ProjectSettings.globalize_path("res://").path_join("../assets/tress_avatar.vrm").simplify_path()
+	var repo := ProjectSettings.globalize_path("res://").path_join("..").simplify_path()
+	models = [repo.path_join("assets/tress_avatar.vrm"), repo.path_join("assets/tress_avatar_layered.vrm")]
+	var godette := repo.path_join("../shared/assets/godette-vrm0/Godette_vrm_v4.vrm").simplify_path()
+	if FileAccess.file_exists(godette):
+		models.append(godette)
+	var model := models[0]
+	var close_up := false
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--model="):
 			model = arg.trim_prefix("--model=")
+			if not models.has(model):
+				models.append(model)
+		elif arg == "--framing=hair":
+			close_up = true
+		elif arg.begins_with("--hair="):
+			hair_mode = maxi(0, ["improved", "earlier", "vrm"].find(arg.trim_prefix("--hair=")))
+		elif arg.begins_with("--motion="):
+			motion = arg.trim_prefix("--motion=")
+	_build_ui()
+	_load(model)
+	stage.frame(close_up)
+
+func _build_ui() -> void:
 	var ui := CanvasLayer.new()
 	add_child(ui)
-	label = Label.new()
-	label.position = Vector2(16, 12)
-	label.add_theme_font_size_override("font_size", 20)
-	ui.add_child(label)
-	if stage.load_model(model):
-		label.text = "Tress — %s" % model.get_file()
+	var panel := PanelContainer.new()
+	panel.position = Vector2(12, 12)
+	ui.add_child(panel)
+	var box := VBoxContainer.new()
+	panel.add_child(box)
+	info = Label.new()
+	box.add_child(info)
+	model_menu = OptionButton.new()
+	for m in models:
+		model_menu.add_item(m.get_file())
+	model_menu.add_item("Open…")
+	model_menu.item_selected.connect(_on_model_selected)
+	box.add_child(_row("Model", model_menu))
+	mode_menu = OptionButton.new()
+	for m in MODES:
+		mode_menu.add_item(m)
+	mode_menu.selected = hair_mode
+	mode_menu.item_selected.connect(_on_mode_selected)
+	box.add_child(_row("Hair motion", mode_menu))
+	var buttons := HBoxContainer.new()
+	box.add_child(buttons)
+	for pair in [["Head-turn test", _start.bind("turn")], ["Move then settle", _start.bind("move")],
+			["Pause", _toggle_pause], ["Restart", _restart], ["Framing", _toggle_framing],
+			["Strand demo →", func() -> void: get_tree().change_scene_to_file("res://strands/strands.tscn")]]:
+		var b := Button.new()
+		b.text = pair[0]
+		b.pressed.connect(pair[1])
+		buttons.add_child(b)
+	perf = Label.new()
+	box.add_child(perf)
+
+func _row(title: String, control: Control) -> HBoxContainer:
+	var row := HBoxContainer.new()
+	var l := Label.new()
+	l.text = title
+	l.custom_minimum_size.x = 100
+	row.add_child(l)
+	row.add_child(control)
+	return row
+
+func _load(path: String) -> void:
+	stage.avatar.hair_mode = hair_mode
+	if stage.load_model(path):
 		var skel := stage.avatar.get_skeleton()
-		head_bone = skel.find_bone("Head") if skel else -1
+		head_bone = skel.find_bone(_head_bone_name(skel)) if skel else -1
+		root_start = stage.avatar.position
+		info.text = "Tress — %s" % path.get_file()
 	else:
-		label.text = "Could not load %s (see the log)" % model
-	stage.frame(false)
+		head_bone = -1
+		info.text = "Could not load %s (see the log)" % path.get_file()
+	motion_time = 0.0
+	samples.clear()
+
+func _head_bone_name(skel: Skeleton3D) -> String:
+	for n in ["Head", "head", "J_Bip_C_Head", "Head_Armature"]:
+		if skel.find_bone(n) >= 0:
+			return n
+	return "Head"
+
+func _on_model_selected(i: int) -> void:
+	if i == models.size():
+		var dlg := FileDialog.new()
+		dlg.file_mode = FileDialog.FILE_MODE_OPEN_FILE
+		dlg.access = FileDialog.ACCESS_FILESYSTEM
+		dlg.filters = PackedStringArray(["*.vrm ; VRM avatars", "*.glb ; glTF binary"])
+		dlg.file_selected.connect(func(p: String) -> void:
+			models.insert(models.size(), p)
+			model_menu.add_item(p.get_file(), models.size() - 1)
+			_load(p))
+		add_child(dlg)
+		dlg.popup_centered_ratio(0.7)
+		return
+	_load(models[i])
+
+func _on_mode_selected(i: int) -> void:
+	hair_mode = i
+	var hair := stage.avatar.get_hair_node()
+	if hair:
+		hair.solver_mode = i
+
+func _start(kind: String) -> void:
+	motion = kind
+	motion_time = 0.0
+	paused = false
+
+func _toggle_pause() -> void:
+	paused = not paused
+	get_tree().paused = false
+	Engine.time_scale = 0.0 if paused else 1.0
+
+func _restart() -> void:
+	motion_time = 0.0
+	stage.avatar.position = root_start
+	_apply_motion()
+	var hair := stage.avatar.get_hair_node()
+	if hair:
+		hair.reset()
+
+func _toggle_framing() -> void:
+	stage.frame(stage.distance > 2.0)
+
+## The standard movement: 4 s of head yaw 60°·sin(πt) (turn) or a sideways
+## sway of the whole avatar (move), then stillness.
+func _apply_motion() -> void:
+	var skel := stage.avatar.get_skeleton()
+	if skel == null or head_bone < 0:
+		return
+	var t := motion_time
+	var active := t < 4.0
+	var yaw := 0.0
+	var offset := Vector3.ZERO
+	if motion == "turn" and active:
+		yaw = deg_to_rad(60.0) * sin(PI * t)
+	elif motion == "move" and active:
+		offset = Vector3(0.4 * sin(PI * t), 0, 0)
+	skel.set_bone_pose_rotation(head_bone, skel.get_bone_rest(head_bone).basis.get_rotation_quaternion() * Quaternion(Vector3.UP, yaw))
+	stage.avatar.position = root_start + offset
 
 func _process(delta: float) -> void:
-	time += delta
-	var skel := stage.avatar.get_skeleton()
-	if skel and head_bone >= 0:
-		# The standard head turn: yaw 60° · sin(πt).
-		var yaw := deg_to_rad(60.0) * sin(PI * time)
-		skel.set_bone_pose_rotation(head_bone, Quaternion(Vector3.UP, yaw))
+	if not paused:
+		motion_time += delta
+	_apply_motion()
+	var hair := stage.avatar.get_hair_node()
+	if hair:
+		samples.append(hair.get_last_update_usec())
+		if samples.size() > 120:
+			samples.pop_front()
+		var sorted := samples.duplicate()
+		sorted.sort()
+		var p50: float = sorted[sorted.size() / 2]
+		var p95: float = sorted[mini(sorted.size() - 1, int(sorted.size() * 0.95))]
+		perf.text = "hair update p50 %.0f µs  p95 %.0f µs   substeps %d   chains %d   joints %d   %s" % [
+			p50, p95, hair.get_last_substeps(), hair.chain_count(), hair.joint_count(), MODES[hair.solver_mode]]
+	else:
+		perf.text = "no spring hair"
+
+func _unhandled_input(event: InputEvent) -> void:
+	if event is InputEventMouseButton:
+		if event.button_index == MOUSE_BUTTON_LEFT:
+			dragging = event.pressed
+		elif event.button_index == MOUSE_BUTTON_WHEEL_UP:
+			stage.distance = maxf(0.5, stage.distance * 0.9)
+			stage.update_camera()
+		elif event.button_index == MOUSE_BUTTON_WHEEL_DOWN:
+			stage.distance = minf(8.0, stage.distance * 1.1)
+			stage.update_camera()
+	elif event is InputEventMouseMotion and dragging:
+		stage.yaw -= event.relative.x * 0.01
+		stage.pitch = clampf(stage.pitch - event.relative.y * 0.01, -1.2, 1.2)
+		stage.update_camera()

@@ -4,11 +4,17 @@
 //! float function goes through [`math::ops`] (libm) so a step gives the same
 //! bits with and without `std`.
 //!
+//! - [`collide`]: collider shapes and contact queries shared by the solvers.
 //! - [`math`]: scalar/vector aliases and the one module of float functions.
+//! - [`spring`]: the spring-chain hair solver (fixed step, no curl, no rebound).
 #![no_std]
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod collide;
+pub mod constraint;
 pub mod math;
+pub mod spring;
+pub mod strand;

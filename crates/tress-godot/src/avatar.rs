@@ -4,6 +4,8 @@ use godot::classes::{GltfDocument, GltfState, INode3D, Node, Node3D, ProjectSett
 use godot::global::Error as GdError;
 use godot::prelude::*;
 
+use crate::spring_hair::TressSpringHair;
+
 /// Loads a `.vrm` (or `.glb`/`.gltf`) avatar at runtime and shows it.
 ///
 /// Godot's GLTFDocument builds the scene (bone names equal glTF node names).
@@ -16,7 +18,16 @@ pub struct TressAvatar {
     /// and absolute paths work.
     #[export(file = "*.vrm,*.glb,*.gltf")]
     vrm_path: GString,
+    /// Simulate the avatar's VRM spring bones with Tress (a TressSpringHair
+    /// is added under the skeleton on load).
+    #[export]
+    #[init(val = true)]
+    spring_hair: bool,
+    /// Solver for the hair added on load: 0 improved, 1 earlier, 2 VRM-compatible.
+    #[export(enum = (Improved = 0, Earlier = 1, VrmCompatible = 2))]
+    hair_mode: i32,
     skeleton: Option<Gd<Skeleton3D>>,
+    hair: Option<Gd<TressSpringHair>>,
     model: Option<Gd<Node>>,
     base: Base<Node3D>,
 }
@@ -61,6 +72,9 @@ impl TressAvatar {
         self.base_mut().add_child(&scene);
         self.skeleton = find_skeleton(&scene);
         self.model = Some(scene);
+        if self.spring_hair {
+            self.attach_hair(&file);
+        }
         self.vrm_path = path;
         self.signals().avatar_loaded().emit();
         true
@@ -73,6 +87,29 @@ impl TressAvatar {
             m.queue_free();
         }
         self.skeleton = None;
+        self.hair = None;
+    }
+
+    /// The TressSpringHair added on load, or null.
+    #[func]
+    pub fn get_hair_node(&self) -> Option<Gd<TressSpringHair>> {
+        self.hair.clone()
+    }
+
+    fn attach_hair(&mut self, file: &str) {
+        let Some(skel) = self.skeleton.as_mut() else {
+            godot_warn!("TressAvatar: '{file}' has no skeleton; no spring hair");
+            return;
+        };
+        let mut hair = TressSpringHair::new_alloc();
+        hair.set_name("TressSpringHair");
+        hair.bind_mut().set_solver_mode(self.hair_mode);
+        skel.add_child(&hair);
+        if hair.bind_mut().configure_from_vrm(file.into()) {
+            self.hair = Some(hair);
+        } else {
+            hair.queue_free();
+        }
     }
 
     /// The avatar's Skeleton3D, or null before a successful load.
@@ -96,7 +133,7 @@ impl TressAvatar {
 }
 
 /// Turns `res://` and `user://` paths into file-system paths.
-fn globalize(path: &GString) -> String {
+pub(crate) fn globalize(path: &GString) -> String {
     let s = path.to_string();
     if s.starts_with("res://") || s.starts_with("user://") {
         ProjectSettings::singleton()

@@ -5,6 +5,8 @@
 //! where plain `cargo test` covers it.
 //!
 //! - [`avatar::TressAvatar`]: loads a `.vrm` at runtime and exposes its skeleton.
+//! - [`spring_hair::TressSpringHair`]: spring-chain hair, a SkeletonModifier3D.
+//! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
 //!
 //! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
 //! (tested with 4.6.3).
@@ -13,6 +15,9 @@
 #![allow(missing_debug_implementations)]
 
 pub mod avatar;
+pub mod convert;
+pub mod spring_hair;
+pub mod strand_hair;
 
 mod entry {
     // The one unsafe item of the crate; allowed here only.

@@ -1,4 +1,23 @@
-//! Tress rig: loaders and tools around tress-core.
+//! Tress rig: loaders and tools around [`tress_core`].
+//!
+//! - [`load_path`] / [`load_bytes`]: VRM 0.x and 1.0 (`.vrm`), glTF
+//!   (`.glb`, `.gltf` with external buffers) and VRM Animation (`.vrma`)
+//!   into the typed [`Avatar`]: nodes, meshes, skins, humanoid, meta,
+//!   spring chains and colliders, node constraints, animations.
+//! - [`Error`] names the JSON path and the fact; [`Warning`]s list what was
+//!   tolerated.
+
+extern crate alloc;
 
 pub mod avatar;
+pub mod error;
 pub mod gltf_write;
+pub mod groom;
+mod json;
+pub mod load;
+pub mod model;
+
+pub use error::{Error, ErrorKind, Warning};
+pub use load::{load_bytes, load_path};
+pub use model::*;
+pub mod spring_rig;

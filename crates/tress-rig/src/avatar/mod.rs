@@ -15,8 +15,10 @@
 //! - [`geometry`]: tubes and spheres with skin weights.
 //! - [`skeleton`]: the humanoid bones and body meshes.
 //! - [`hair`]: lock growth and the ponytail.
+//! - [`groom_asset`]: the 6,000 × 16 strand groom, written as TressFX.
 
 pub mod geometry;
+pub mod groom_asset;
 pub mod hair;
 pub mod skeleton;
 mod vrm_json;
@@ -273,7 +275,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
     }
 
     summary.chains = locks.len();
-    summary.nodes = skin_nodes.len() + 4 + locks.len() + usize::from(variant == Variant::Standard);
+    summary.nodes = g.node_count();
     let ext = vrm_json::extensions(&bone_nodes, &locks, &lock_joint_nodes);
     (g.to_glb("Tress avatar generator", ext), summary)
 }
@@ -333,16 +335,26 @@ fn ponytail_mesh(head_pos: Vec3) -> Primitive {
     p
 }
 
-/// Writes both variants into `dir`; returns the paths written.
+/// Every generated asset: (file name under `assets/`, bytes).
+#[must_use]
+pub fn asset_files() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        (Variant::Standard.file_name(), build(Variant::Standard).0),
+        (Variant::Layered.file_name(), build(Variant::Layered).0),
+        (groom_asset::GROOM_FILE, groom_asset::build_groom()),
+    ]
+}
+
+/// Writes every generated asset into `dir`; returns the paths written.
 ///
 /// # Errors
 /// Any I/O error from creating the directory or writing a file.
 pub fn write_assets(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
-    for variant in [Variant::Standard, Variant::Layered] {
-        let path = dir.join(variant.file_name());
-        std::fs::write(&path, build(variant).0)?;
+    for (name, bytes) in asset_files() {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes)?;
         written.push(path);
     }
     Ok(written)

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tress_rig::avatar::{self, Variant};
+use tress_rig::avatar;
 
 fn usage() -> ExitCode {
     eprintln!("usage: tress generate-assets [--check] [DIR]");
@@ -23,9 +23,8 @@ fn generate_assets(args: &[String]) -> ExitCode {
         .map_or_else(|| PathBuf::from("assets"), PathBuf::from);
     if check {
         let mut ok = true;
-        for v in [Variant::Standard, Variant::Layered] {
-            let path = dir.join(v.file_name());
-            let fresh = avatar::build(v).0;
+        for (name, fresh) in avatar::asset_files() {
+            let path = dir.join(name);
             match std::fs::read(&path) {
                 Ok(bytes) if bytes == fresh => println!("same: {}", path.display()),
                 Ok(_) => {

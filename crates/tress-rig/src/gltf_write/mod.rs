@@ -79,6 +79,12 @@ impl GltfBuilder {
         self.nodes.len() - 1
     }
 
+    /// Number of nodes added so far.
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Makes `child` a child of `parent`.
     pub fn add_child(&mut self, parent: usize, child: usize) {
         let children = self.nodes[parent]

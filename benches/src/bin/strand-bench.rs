@@ -1,0 +1,98 @@
+//! Times the strand solver on the standard scene and prints ns per
+//! particle-step: 6,000 strands × 16 particles, two 1/60 s steps per frame
+//! with the reference passes (global ×2, local ×2, collision ×1, length ×2),
+//! head turning, single-threaded and split over threads.
+//!
+//! `cargo run --release -p tress-benches --bin strand-bench [-- FRAMES [THREADS [PASSES]]]`
+//!
+//! PASSES (for profiling) is four digits, global/local/collision/length
+//! iterations, optionally followed by `s` to skip collision inside the
+//! length sweep: `2212` is the reference, `0002s` length only.
+
+use std::time::Instant;
+
+use tress_core::strand::{Schedule, StrandParams, StrandSim};
+use tress_rig::groom::ProceduralGroom;
+use tress_rig::groom::scene::{standard_sim, turning_pose};
+
+/// CPU seconds this process has run (user + system, all threads), from
+/// `/proc/self/stat`; 0 where that is unavailable. On a shared machine the
+/// wall clock includes time other processes held the core; CPU time does not.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the parenthesised command name; utime and stime are 14 and 15.
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    // Field 14 is index 11 after the state field at index 0; USER_HZ is 100 on Linux.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Median and best wall frame time and mean CPU time per frame (ms) over
+/// `frames` frames after a warm-up.
+fn time_frames(sim: &mut StrandSim, centre: glam::Vec3, frames: usize) -> (f64, f64, f64) {
+    let dt = 1.0 / 60.0;
+    let mut t = 0.0f64;
+    for _ in 0..30 {
+        t += f64::from(dt);
+        let pose = turning_pose(centre, t);
+        sim.advance(dt, |_, _| pose);
+    }
+    let mut ms = Vec::with_capacity(frames);
+    let cpu0 = cpu_seconds();
+    for _ in 0..frames {
+        t += f64::from(dt);
+        let pose = turning_pose(centre, t);
+        let start = Instant::now();
+        sim.advance(dt, |_, _| pose);
+        ms.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let cpu = (cpu_seconds() - cpu0) * 1e3 / frames as f64;
+    ms.sort_by(f64::total_cmp);
+    (ms[ms.len() / 2], ms[0], cpu)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let frames: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(120);
+    let max_threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2);
+    let mut params = StrandParams::default();
+    if let Some(p) = args.get(3) {
+        let d: Vec<u8> = p.bytes().take(4).map(|b| b.wrapping_sub(b'0')).collect();
+        if d.len() == 4 {
+            params.passes.global = d[0];
+            params.passes.local = d[1];
+            params.passes.collision = d[2];
+            params.passes.length = d[3];
+        }
+        params.collide_in_length = !p.ends_with('s');
+        println!(
+            "passes {:?}, collide in length: {}",
+            params.passes, params.collide_in_length
+        );
+    }
+    let groom = ProceduralGroom::default();
+    let particle_steps = (groom.strands * groom.particles * 2) as f64;
+    println!(
+        "strand-bench: {} strands x {} particles, 2 x 1/60 s steps per frame, reference passes, {frames} frames",
+        groom.strands, groom.particles
+    );
+    let mut base = 0.0;
+    for threads in 1..=max_threads.max(1) {
+        let mut sim = standard_sim(&groom, params, Schedule::REFERENCE);
+        sim.set_threads(threads);
+        let (median, best, cpu) = time_frames(&mut sim, groom.head_centre, frames);
+        if threads == 1 {
+            base = median;
+        }
+        println!(
+            "threads {threads}: wall median {median:.3} ms/frame (best {best:.3}), cpu {cpu:.3} ms/frame, \
+             {:.2} ns per particle-step (wall median; best {:.2}), speed-up {:.2}x (wall median)",
+            median * 1e6 / particle_steps,
+            best * 1e6 / particle_steps,
+            base / median
+        );
+    }
+}

@@ -1,0 +1,171 @@
+//! Chain and joint descriptions (what a loader supplies) and their runtime state.
+//!
+//! A chain hangs from an attachment frame. Joint `i` is one segment: it starts
+//! at `o_i` (the root offset for `i = 0`, else the end of segment `i − 1`) and
+//! ends at the simulated point `x_i`, `s ‖a_i‖` away.
+
+use super::params::{ContactMode, JointParams, Mode};
+use crate::math::{Quat, Real, Vec3};
+
+/// One segment as authored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct JointDesc {
+    /// Rest rotation of this bone relative to the previous joint's bone (for
+    /// the first joint: relative to the attachment frame).
+    pub local_rot: Quat,
+    /// Rest offset `a_i` of the segment's end (the child bone's rest
+    /// translation, or a virtual tail) in this bone's local space, unscaled.
+    pub offset: Vec3,
+    /// Physics parameters.
+    pub params: JointParams,
+}
+
+impl Default for JointDesc {
+    fn default() -> Self {
+        Self {
+            local_rot: Quat::IDENTITY,
+            offset: Vec3::new(0.0, -0.1, 0.0),
+            params: JointParams::default(),
+        }
+    }
+}
+
+/// A chain as authored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ChainDesc {
+    /// Index of the attachment frame the chain hangs from.
+    pub frame: usize,
+    /// Position of the first joint's bone in the attachment frame, unscaled.
+    pub root_offset: Vec3,
+    /// Solver mode.
+    pub mode: Mode,
+    /// Tail-point or whole-segment contact.
+    pub contact: ContactMode,
+    /// Bit `j` set: collider `j` acts on this chain.
+    pub collider_mask: u64,
+    /// VrmCompatible: frame whose space holds the inertia (VRM `center`).
+    pub center: Option<usize>,
+    /// VrmCompatible: measure each bone length against the child's position
+    /// from the previous step, as three-vrm does, instead of the rest length.
+    pub vrm_length_quirk: bool,
+}
+
+impl Default for ChainDesc {
+    fn default() -> Self {
+        Self {
+            frame: 0,
+            root_offset: Vec3::ZERO,
+            mode: Mode::Improved,
+            contact: ContactMode::Tail,
+            collider_mask: u64::MAX,
+            center: None,
+            vrm_length_quirk: false,
+        }
+    }
+}
+
+/// Runtime state of one joint. Fields are crate-visible for the step kernels.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Joint {
+    pub params: JointParams,
+    /// e^(−c h), cached so a step does no `exp`.
+    pub decay: Real,
+    /// Local rest rotation `Q_i`.
+    pub local_rot: Quat,
+    /// Accumulated rest rotation `R_i^0` (attachment → this bone).
+    pub rest_rot: Quat,
+    /// `a_i`, unscaled, bone-local.
+    pub axis: Vec3,
+    /// `a_i / ‖a_i‖`, or zero for a zero-length bone.
+    pub axis_unit: Vec3,
+    /// `R_i^0 a_i`, unscaled, attachment-local.
+    pub rest_vec: Vec3,
+    /// `‖a_i‖`, unscaled.
+    pub len0: Real,
+    /// Simulated end point (VrmCompatible: world tail).
+    pub x: Vec3,
+    /// Velocity (Improved/Earlier).
+    pub v: Vec3,
+    /// VrmCompatible: current and previous tail in center space.
+    pub cur_tail: Vec3,
+    pub prev_tail: Vec3,
+    /// VrmCompatible quirk: the child bone's position after the previous step.
+    pub child_prev: Vec3,
+    /// Authored pose: accumulated animated rotation (attachment → bone).
+    pub anim_rot: Quat,
+}
+
+impl Joint {
+    pub(crate) fn new(desc: &JointDesc, parent_rest: Quat) -> Self {
+        let params = desc.params.sanitized();
+        let local_rot = sanitize_rot(desc.local_rot);
+        let rest_rot = (parent_rest * local_rot).normalize();
+        let axis = if desc.offset.is_finite() {
+            desc.offset
+        } else {
+            Vec3::ZERO
+        };
+        let rest_vec = rest_rot * axis;
+        Self {
+            params,
+            decay: params.decay(),
+            local_rot,
+            rest_rot,
+            axis,
+            axis_unit: axis.normalize_or_zero(),
+            rest_vec,
+            len0: axis.length(),
+            x: Vec3::ZERO,
+            v: Vec3::ZERO,
+            cur_tail: Vec3::ZERO,
+            prev_tail: Vec3::ZERO,
+            child_prev: Vec3::ZERO,
+            anim_rot: rest_rot,
+        }
+    }
+
+    /// Applies new parameters without touching the state.
+    pub(crate) fn set_params(&mut self, p: JointParams) {
+        self.params = p.sanitized();
+        self.decay = self.params.decay();
+    }
+}
+
+/// A unit rotation, identity when the input is not usable.
+#[must_use]
+pub(crate) fn sanitize_rot(q: Quat) -> Quat {
+    let len = q.length();
+    if q.is_finite() && len > 1e-6 {
+        q / len
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+/// Runtime state of one chain.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chain {
+    pub desc: ChainDesc,
+    /// First joint in the world's joint array.
+    pub start: usize,
+    /// Number of joints.
+    pub len: usize,
+    /// Joints follow the animated pose instead of simulating.
+    pub authored: bool,
+    /// Root position at the previous substep (for the radial velocity fix).
+    pub root_prev: Vec3,
+}
+
+impl Chain {
+    /// Sum of unscaled segment lengths plus the largest hit radius: with the
+    /// root, a bound on where the chain can be.
+    pub(crate) fn reach(joints: &[Joint]) -> Real {
+        joints.iter().map(|j| j.len0).sum::<Real>()
+            + joints
+                .iter()
+                .map(|j| j.params.hit_radius)
+                .fold(0.0, Real::max)
+    }
+}

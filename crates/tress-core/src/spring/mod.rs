@@ -1,0 +1,25 @@
+//! Spring-chain hair: chains of bones that follow an attachment frame (the
+//! head) a moment late, swing and settle in their authored arc.
+//!
+//! - [`params`]: per-joint physics, solver modes, stepping policy.
+//! - [`pose`]: attachment poses and their deterministic interpolation.
+//! - [`chain`]: chain and joint descriptions.
+//! - [`world`]: [`SpringWorld`], storage and the fixed-step driver.
+//! - [`output`]: per-joint world position and minimal-twist rotation.
+//!
+//! The step kernels live in `step` (Improved, Earlier, authored) and `vrm`
+//! (VRM-compatible).
+
+pub mod chain;
+pub mod output;
+pub mod params;
+pub mod pose;
+mod step;
+mod vrm;
+pub mod world;
+
+pub use chain::{ChainDesc, JointDesc};
+pub use output::JointOutput;
+pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
+pub use pose::Pose;
+pub use world::{SetupError, SpringWorld, UNITS_PER_SECOND, UNITS_PER_STEP, seconds_to_units};

@@ -1,0 +1,92 @@
+//! Attachment-frame poses and their deterministic interpolation.
+//!
+//! Substep poses are interpolated with a parameter formed from integer tick
+//! counts, and the formulas reproduce both end poses bit for bit, which is
+//! what makes states independent of the frame rate.
+
+use crate::math::{Quat, Real, Vec3};
+
+/// A rigid pose: position and unit rotation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Pose {
+    /// World position.
+    pub pos: Vec3,
+    /// World rotation.
+    pub rot: Quat,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Pose {
+    /// The identity pose.
+    pub const IDENTITY: Self = Self {
+        pos: Vec3::ZERO,
+        rot: Quat::IDENTITY,
+    };
+
+    /// A pose from a position and a rotation.
+    #[must_use]
+    pub fn new(pos: Vec3, rot: Quat) -> Self {
+        Self { pos, rot }
+    }
+
+    /// `self` with non-finite parts replaced by `fallback`'s and the rotation normalised.
+    #[must_use]
+    pub fn sanitized(self, fallback: &Self) -> Self {
+        let pos = if self.pos.is_finite() {
+            self.pos
+        } else {
+            fallback.pos
+        };
+        let len = self.rot.length();
+        let rot = if self.rot.is_finite() && len > 1e-6 {
+            self.rot / len
+        } else {
+            fallback.rot
+        };
+        Self { pos, rot }
+    }
+
+    /// Interpolates a fraction `t` of the way to `next`: lerp for the
+    /// position, shortest-path nlerp for the rotation. `t <= 0` and `t >= 1`
+    /// return the end poses exactly.
+    #[must_use]
+    pub fn interpolate(&self, next: &Self, t: Real) -> Self {
+        if t >= 1.0 {
+            return *next;
+        }
+        if t <= 0.0 {
+            return *self;
+        }
+        let u = 1.0 - t;
+        let b = if self.rot.dot(next.rot) < 0.0 {
+            -next.rot
+        } else {
+            next.rot
+        };
+        let rot = (self.rot * u + b * t).normalize();
+        Self {
+            pos: self.pos * u + next.pos * t,
+            rot,
+        }
+    }
+
+    /// Maps a point from this frame's local space to world space.
+    #[inline]
+    #[must_use]
+    pub fn transform_point(&self, p: Vec3) -> Vec3 {
+        self.pos + self.rot * p
+    }
+
+    /// Maps a world point into this frame's local space.
+    #[inline]
+    #[must_use]
+    pub fn inverse_transform_point(&self, p: Vec3) -> Vec3 {
+        self.rot.inverse() * (p - self.pos)
+    }
+}

@@ -1,0 +1,245 @@
+//! The Improved and Earlier substep kernels and the shared contact resolver.
+//!
+//! One substep of `H`: `f = k (r − x) + s g`, `u = e^(−c h) (v + h f)`,
+//! `y = x + h u`, project `y` onto the sphere of radius `L` around the
+//! updated parent end `o`, then resolve contacts. Velocity is always
+//! reconstructed from positions, `v = (x̂ − x)/h`, so it stays bounded by
+//! `2L/h` whatever the inputs.
+
+use super::chain::{Chain, Joint};
+use super::params::{ContactMode, H, Mode};
+use super::pose::Pose;
+use crate::collide::{ShapeKind, WorldCollider, push_out_point, push_out_segment_moving};
+use crate::math::{Real, Vec3, ops};
+
+/// 1 / H.
+pub(crate) const INV_H: Real = 120.0;
+
+/// A collider's world pose at the previous and the current substep, and a
+/// bounding ball of its sweep for cheap rejection.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ColliderState {
+    pub prev: WorldCollider,
+    pub cur: WorldCollider,
+    /// How far the axis moved during the substep.
+    pub moved: Real,
+    /// Centre of the bounding ball (current pose).
+    pub center: Vec3,
+    /// Radius of the ball holding the swept shape; infinite for planes and
+    /// inside shapes, which act everywhere.
+    pub bound: Real,
+    pub valid: bool,
+}
+
+impl ColliderState {
+    /// State for a collider that moved from `prev` to `cur`.
+    pub(crate) fn new(prev: WorldCollider, cur: WorldCollider) -> Self {
+        let moved = cur.displacement_from(&prev);
+        let center = (cur.a + cur.b) * 0.5;
+        let bound = match cur.kind {
+            ShapeKind::Sphere | ShapeKind::Capsule => {
+                (cur.b - cur.a).length() * 0.5 + cur.radius + moved
+            }
+            _ => Real::INFINITY,
+        };
+        let valid = cur.is_finite() && prev.is_finite() && moved.is_finite();
+        Self {
+            prev,
+            cur,
+            moved,
+            center,
+            bound,
+            valid,
+        }
+    }
+
+    /// Whether the ball at `c` of radius `r` can touch the (swept) collider.
+    #[inline]
+    pub(crate) fn near(&self, c: Vec3, r: Real) -> bool {
+        let reach = self.bound + r;
+        reach == Real::INFINITY || (c - self.center).length_squared() <= reach * reach
+    }
+}
+
+/// What every chain kernel reads besides its own state.
+#[derive(Debug)]
+pub(crate) struct StepCtx<'a> {
+    pub scale: Real,
+    pub iterations: u32,
+    pub colliders: &'a [ColliderState],
+    /// Indices into `colliders` that can reach this chain this substep.
+    pub candidates: &'a [u8],
+}
+
+/// `y` moved onto the sphere of radius `len` around `o`; `fallback` (any
+/// length, normalised only when used) gives the direction when `y − o`
+/// vanishes or is not finite.
+#[inline]
+#[must_use]
+pub(crate) fn project(o: Vec3, y: Vec3, len: Real, fallback: Vec3) -> Vec3 {
+    let d = y - o;
+    let l2 = d.length_squared();
+    if l2 > Real::MIN_POSITIVE && l2.is_finite() {
+        o + d * (len / ops::sqrt(l2))
+    } else {
+        o + fallback.normalize_or(Vec3::NEG_Y) * len
+    }
+}
+
+/// Resolves contacts of the segment `o..xh` (or its end alone) without
+/// rebound: each correction removes only the velocity component into the
+/// collider, never adds the push-out to velocity; after the bounded passes,
+/// the velocity relative to the parent loses its radial part.
+#[allow(clippy::too_many_arguments)] // hot path: plain values beat a struct here
+pub(crate) fn resolve_contacts(
+    ctx: &StepCtx<'_>,
+    mode: ContactMode,
+    o: Vec3,
+    mut xh: Vec3,
+    len: Real,
+    fallback: Vec3,
+    hit_radius: Real,
+    v: &mut Vec3,
+    v_parent: Vec3,
+) -> Vec3 {
+    let mut touched = false;
+    let segment = mode == ContactMode::Segment;
+    // Corrections below this are rounding: stop iterating on resting contact.
+    let settled_sq = (len * 1e-5) * (len * 1e-5);
+    // Beyond this the length projection's error is no longer negligible.
+    let large_sq = (len * 0.05) * (len * 0.05);
+    for _ in 0..ctx.iterations {
+        let mut moved = false;
+        let mut hits = 0u32;
+        let mut large = false;
+        // Bounding ball of what is tested this pass.
+        let (mid, ball) = if segment {
+            ((o + xh) * 0.5, 0.5 * len + hit_radius)
+        } else {
+            (xh, hit_radius)
+        };
+        for &ci in ctx.candidates {
+            let c = &ctx.colliders[usize::from(ci)];
+            if !c.near(mid, ball) {
+                continue;
+            }
+            // Planes and inside shapes are worst at an end point and the root
+            // is fixed, so only the free end matters for them.
+            let whole = segment && matches!(c.cur.kind, ShapeKind::Sphere | ShapeKind::Capsule);
+            let hit = if whole || c.moved > 0.5 * (c.cur.radius + hit_radius) {
+                let p0 = if whole { o } else { xh };
+                push_out_segment_moving(&c.prev, &c.cur, c.moved, p0, xh, hit_radius)
+                    .map(|h| (h.correction, h.normal))
+            } else {
+                // A point against a slow collider: the plain point query.
+                push_out_point(&c.cur, xh, hit_radius).map(|(p, n)| (p - xh, n))
+            };
+            let Some((correction, normal)) = hit else {
+                continue;
+            };
+            xh = project(o, xh + correction, len, fallback);
+            let vn = v.dot(normal);
+            if vn < 0.0 {
+                *v -= normal * vn;
+            }
+            touched = true;
+            hits += 1;
+            let corr_sq = correction.length_squared();
+            moved |= corr_sq > settled_sq;
+            large |= corr_sq > large_sq;
+        }
+        // A single small correction is resolved in one pass up to the
+        // second-order error of the length projection (and anything it
+        // pushed into is caught next substep); competing contacts or large
+        // corrections need another pass.
+        if !moved || (hits < 2 && !large) {
+            break;
+        }
+    }
+    if touched && len > 0.0 {
+        let d = (xh - o) * (1.0 / len);
+        *v -= d * (*v - v_parent).dot(d);
+    }
+    xh
+}
+
+/// One Improved or Earlier substep of a chain hanging from `frame`.
+pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, ctx: &StepCtx<'_>) {
+    let s = ctx.scale;
+    let earlier = chain.desc.mode == Mode::Earlier;
+    let mut o = frame.transform_point(chain.desc.root_offset * s);
+    let mut o_prev = chain.root_prev;
+    chain.root_prev = o;
+    let mut parent_w = frame.rot;
+    for j in joints.iter_mut() {
+        let len = j.len0 * s;
+        let (rest, base) = if earlier {
+            let base = parent_w * j.local_rot;
+            (base * j.axis, base)
+        } else {
+            (frame.rot * j.rest_vec, parent_w)
+        };
+        let target = o + rest * s;
+        let p = &j.params;
+        let f = (target - j.x) * p.stiffness + p.gravity * s;
+        let u = (j.v + f * H) * j.decay;
+        let y = j.x + u * H;
+        let fallback = rest;
+        let xh = project(o, y, len, fallback);
+        let mut v = (xh - j.x) * INV_H;
+        let xh = if ctx.candidates.is_empty() {
+            xh
+        } else {
+            let v_parent = (o - o_prev) * INV_H;
+            resolve_contacts(
+                ctx,
+                chain.desc.contact,
+                o,
+                xh,
+                len,
+                fallback,
+                p.hit_radius * s,
+                &mut v,
+                v_parent,
+            )
+        };
+        o_prev = j.x;
+        j.x = xh;
+        j.v = v;
+        if earlier {
+            parent_w = super::output::segment_rotation(base, j.axis_unit, xh - o);
+        }
+        o = xh;
+    }
+}
+
+/// One substep of an authored chain: joints follow the animated pose carried
+/// by the attachment, and velocity is kept from that motion so the solver
+/// picks up without a jolt when the track ends.
+pub(crate) fn step_authored(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, scale: Real) {
+    let mut o = frame.transform_point(chain.desc.root_offset * scale);
+    chain.root_prev = o;
+    for j in joints.iter_mut() {
+        let x = o + frame.rot * (j.anim_rot * j.axis) * scale;
+        j.v = (x - j.x) * INV_H;
+        j.x = x;
+        o = x;
+    }
+}
+
+/// Places the chain on its rest (or authored) arc under `frame`, at rest.
+pub(crate) fn rest_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, scale: Real) {
+    let mut o = frame.transform_point(chain.desc.root_offset * scale);
+    chain.root_prev = o;
+    for j in joints.iter_mut() {
+        let rot = if chain.authored {
+            j.anim_rot
+        } else {
+            j.rest_rot
+        };
+        j.x = o + frame.rot * (rot * j.axis) * scale;
+        j.v = Vec3::ZERO;
+        j.child_prev = j.x;
+        o = j.x;
+    }
+}

@@ -1,0 +1,84 @@
+//! The VRM-compatible substep: the VRMC_springBone reference update as
+//! implemented by pixiv three-vrm 3.x (`VRMSpringBoneJoint.update`).
+//!
+//! Per joint, root to tip, with `h` the step:
+//! 1. `next = cur + (cur − prev)(1 − drag) + axis·stiffness·h + gravity·h`
+//!    in center space, where `axis` is the rest axis rotated by the parent's
+//!    *current* rotation and `gravity = gravityDir·gravityPower`;
+//! 2. back to world, then `next = o + L (next − o)/‖next − o‖`;
+//! 3. for each collider: if the tail overlaps, push it out along the contact
+//!    normal and re-normalise the length;
+//! 4. `prev = cur`, `cur = next` (center space); the bone turns by the
+//!    shortest arc from its rest axis onto `next − o`.
+//!
+//! `L` is the rest length, or (with the quirk flag) the distance from `o` to
+//! the child bone's position after the previous step, which is what
+//! three-vrm's `_calcWorldSpaceBoneLength` reads. Deviation: stiffness and
+//! gravity displacements are multiplied by the model scale like everything
+//! else (identical at scale 1).
+
+use super::chain::{Chain, Joint};
+use super::output::segment_rotation;
+use super::params::H;
+use super::pose::Pose;
+use super::step::{StepCtx, project};
+use crate::collide::clearance_point;
+use crate::math::Vec3;
+
+/// One VRM-compatible substep of a chain.
+pub(crate) fn step_vrm(
+    chain: &mut Chain,
+    joints: &mut [Joint],
+    frame: &Pose,
+    center: &Pose,
+    ctx: &StepCtx<'_>,
+) {
+    let s = ctx.scale;
+    let inv_center = center.rot.inverse();
+    let mut o = frame.transform_point(chain.desc.root_offset * s);
+    chain.root_prev = o;
+    let mut parent_w = frame.rot;
+    for j in joints.iter_mut() {
+        let base = parent_w * j.local_rot;
+        let rest_len = j.len0 * s;
+        let len = if chain.desc.vrm_length_quirk {
+            (j.child_prev - o).length()
+        } else {
+            rest_len
+        };
+        let axis = (base * j.axis).normalize_or(Vec3::NEG_Y);
+        let p = &j.params;
+        let inertia = (j.cur_tail - j.prev_tail) * (1.0 - p.drag);
+        let next_c = j.cur_tail
+            + inertia
+            + inv_center * (axis * (p.stiffness * H * s) + p.gravity * (H * s));
+        let mut next = project(o, center.transform_point(next_c), len, axis);
+        let hit_radius = p.hit_radius * s;
+        for &ci in ctx.candidates {
+            let (clear, n) = clearance_point(&ctx.colliders[usize::from(ci)].cur, next, hit_radius);
+            if clear < 0.0 {
+                next = project(o, next - n * clear, len, axis);
+            }
+        }
+        j.prev_tail = j.cur_tail;
+        j.cur_tail = center.inverse_transform_point(next);
+        let w = segment_rotation(base, j.axis_unit, next - o);
+        // The child bone sits at the rest length along the new direction.
+        let child = o + w * (j.axis * s);
+        j.v = (child - j.x) * super::step::INV_H;
+        j.x = child;
+        j.child_prev = child;
+        parent_w = w;
+        o = child;
+    }
+}
+
+/// Re-derives the center-space tails from positions and velocities (after a
+/// reset, a teleport or an authored stretch) so inertia continues smoothly.
+pub(crate) fn sync_tails(joints: &mut [Joint], center: &Pose) {
+    for j in joints.iter_mut() {
+        j.cur_tail = center.inverse_transform_point(j.x);
+        j.prev_tail = center.inverse_transform_point(j.x - j.v * H);
+        j.child_prev = j.x;
+    }
+}

@@ -1,0 +1,418 @@
+//! [`SpringWorld`]: fixed-capacity storage for an avatar's frames, colliders
+//! and chains, and the fixed-step driver.
+//!
+//! Frame times are converted to integer time units (1/302 400 s, so 1/30,
+//! 1/60, 1/120, 1/144 and 1/240 s are whole numbers) and accumulated; each
+//! substep of [`H`](super::H) interpolates the attachment and collider poses with a
+//! parameter formed from those integers. The same frame poses at the same
+//! simulated times therefore give bit-identical states at any frame rate.
+
+use heapless::Vec;
+
+mod drive;
+pub use drive::seconds_to_units;
+
+use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
+use super::output::{JointOutput, chain_output};
+use super::params::{JointParams, StepConfig};
+use super::pose::Pose;
+use super::step::{ColliderState, rest_chain};
+use super::vrm::sync_tails;
+use crate::collide::Collider;
+use crate::math::{Quat, Real, Vec3};
+
+/// Time units per second.
+pub const UNITS_PER_SECOND: u32 = 302_400;
+/// Time units per substep (1/120 s).
+pub const UNITS_PER_STEP: u32 = UNITS_PER_SECOND / 120;
+
+/// Why a setup call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A fixed-capacity store is full.
+    Capacity,
+    /// An index does not name an existing frame, chain, joint or collider.
+    BadIndex,
+    /// A slice has the wrong length.
+    BadLength,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct FrameSlot {
+    prev: Pose,
+    cur: Pose,
+    /// Pose used by the last substep.
+    sub: Pose,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ColliderSlot {
+    shape: Collider,
+    frame: usize,
+}
+
+/// An avatar's spring chains with fixed capacity: `J` joints, `C` chains,
+/// `K` colliders (at most 64, one mask bit each) and `F` attachment frames.
+///
+/// Per frame: [`set_frame_pose`](Self::set_frame_pose) for each frame, then
+/// [`advance`](Self::advance) with the frame time, then
+/// [`outputs`](Self::outputs) per chain.
+#[derive(Clone, Debug)]
+pub struct SpringWorld<
+    const J: usize = 256,
+    const C: usize = 32,
+    const K: usize = 32,
+    const F: usize = 8,
+> {
+    config: StepConfig,
+    scale: Real,
+    frames: Vec<FrameSlot, F>,
+    colliders: Vec<ColliderSlot, K>,
+    collider_states: [ColliderState; K],
+    chains: Vec<Chain, C>,
+    reach: [Real; C],
+    joints: Vec<Joint, J>,
+    acc: u32,
+    substeps: u64,
+    started: bool,
+}
+
+impl<const J: usize, const C: usize, const K: usize, const F: usize> Default
+    for SpringWorld<J, C, K, F>
+{
+    fn default() -> Self {
+        Self::new(StepConfig::default())
+    }
+}
+
+impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
+    /// An empty world.
+    #[must_use]
+    pub fn new(config: StepConfig) -> Self {
+        Self {
+            config: config.sanitized(),
+            scale: 1.0,
+            frames: Vec::new(),
+            colliders: Vec::new(),
+            collider_states: [ColliderState::default(); K],
+            chains: Vec::new(),
+            reach: [0.0; C],
+            joints: Vec::new(),
+            acc: 0,
+            substeps: 0,
+            started: false,
+        }
+    }
+
+    /// Adds an attachment frame at `pose`; returns its index.
+    pub fn add_frame(&mut self, pose: Pose) -> Result<usize, SetupError> {
+        let pose = pose.sanitized(&Pose::IDENTITY);
+        self.frames
+            .push(FrameSlot {
+                prev: pose,
+                cur: pose,
+                sub: pose,
+            })
+            .map_err(|_| SetupError::Capacity)?;
+        Ok(self.frames.len() - 1)
+    }
+
+    /// Adds a collider attached to `frame`; returns its index (its mask bit).
+    pub fn add_collider(&mut self, frame: usize, shape: Collider) -> Result<usize, SetupError> {
+        if frame >= self.frames.len() {
+            return Err(SetupError::BadIndex);
+        }
+        if self.colliders.len() >= K.min(64) {
+            return Err(SetupError::Capacity);
+        }
+        self.colliders
+            .push(ColliderSlot { shape, frame })
+            .map_err(|_| SetupError::Capacity)?;
+        let i = self.colliders.len() - 1;
+        let w = shape.posed(
+            self.frames[frame].sub.pos,
+            self.frames[frame].sub.rot,
+            self.scale,
+        );
+        self.collider_states[i] = ColliderState::new(w, w);
+        Ok(i)
+    }
+
+    /// Replaces collider `index`'s shape (takes effect next substep).
+    pub fn set_collider(&mut self, index: usize, shape: Collider) -> Result<(), SetupError> {
+        self.colliders
+            .get_mut(index)
+            .ok_or(SetupError::BadIndex)?
+            .shape = shape;
+        Ok(())
+    }
+
+    /// Adds a chain of `joints` (root to tip); returns its index. The chain
+    /// starts at rest under its frame's current pose.
+    pub fn add_chain(
+        &mut self,
+        desc: ChainDesc,
+        joints: &[JointDesc],
+    ) -> Result<usize, SetupError> {
+        let frame_ok =
+            desc.frame < self.frames.len() && desc.center.is_none_or(|c| c < self.frames.len());
+        if !frame_ok {
+            return Err(SetupError::BadIndex);
+        }
+        if self.chains.len() >= C || self.joints.len() + joints.len() > J {
+            return Err(SetupError::Capacity);
+        }
+        let start = self.joints.len();
+        let mut parent = Quat::IDENTITY;
+        for d in joints {
+            let j = Joint::new(d, parent);
+            parent = j.rest_rot;
+            self.joints.push(j).map_err(|_| SetupError::Capacity)?;
+        }
+        let mut desc = desc;
+        if !desc.root_offset.is_finite() {
+            desc.root_offset = Vec3::ZERO;
+        }
+        let chain = Chain {
+            desc,
+            start,
+            len: joints.len(),
+            authored: false,
+            root_prev: Vec3::ZERO,
+        };
+        self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
+        let i = self.chains.len() - 1;
+        self.reach[i] = Chain::reach(&self.joints[start..]);
+        self.reset_chain(i);
+        Ok(i)
+    }
+
+    /// Sets the pose of attachment frame `frame` for the frame about to be
+    /// advanced. Non-finite parts keep their previous value.
+    pub fn set_frame_pose(&mut self, frame: usize, pose: Pose) {
+        if let Some(slot) = self.frames.get_mut(frame) {
+            slot.cur = pose.sanitized(&slot.cur);
+        }
+    }
+
+    /// The model scale `s` (lengths, offsets, radii, gravity).
+    #[must_use]
+    pub fn scale(&self) -> Real {
+        self.scale
+    }
+
+    /// Changes the model scale; non-positive or non-finite values are ignored.
+    pub fn set_scale(&mut self, scale: Real) {
+        if scale.is_finite() && scale > 0.0 {
+            self.scale = scale;
+        }
+    }
+
+    /// The stepping configuration.
+    #[must_use]
+    pub fn config(&self) -> StepConfig {
+        self.config
+    }
+
+    /// Changes the stepping configuration without a reset.
+    pub fn set_config(&mut self, config: StepConfig) {
+        self.config = config.sanitized();
+    }
+
+    /// Number of chains.
+    #[must_use]
+    pub fn chain_count(&self) -> usize {
+        self.chains.len()
+    }
+
+    /// Number of joints of chain `chain` (0 if it does not exist).
+    #[must_use]
+    pub fn chain_len(&self, chain: usize) -> usize {
+        self.chains.get(chain).map_or(0, |c| c.len)
+    }
+
+    /// Substeps run since creation.
+    #[must_use]
+    pub fn substep_count(&self) -> u64 {
+        self.substeps
+    }
+
+    fn joint_index(&self, chain: usize, joint: usize) -> Result<usize, SetupError> {
+        let c = self.chains.get(chain).ok_or(SetupError::BadIndex)?;
+        if joint < c.len {
+            Ok(c.start + joint)
+        } else {
+            Err(SetupError::BadIndex)
+        }
+    }
+
+    /// Simulated end point and velocity of one joint.
+    pub fn joint_state(&self, chain: usize, joint: usize) -> Result<(Vec3, Vec3), SetupError> {
+        let j = &self.joints[self.joint_index(chain, joint)?];
+        Ok((j.x, j.v))
+    }
+
+    /// Changes one joint's parameters; the state is kept (no reset).
+    pub fn set_joint_params(
+        &mut self,
+        chain: usize,
+        joint: usize,
+        params: JointParams,
+    ) -> Result<(), SetupError> {
+        let i = self.joint_index(chain, joint)?;
+        self.joints[i].set_params(params);
+        self.refresh_reach(chain);
+        Ok(())
+    }
+
+    /// Changes every joint's parameters in a chain; the state is kept.
+    pub fn set_chain_params(
+        &mut self,
+        chain: usize,
+        params: JointParams,
+    ) -> Result<(), SetupError> {
+        let c = *self.chains.get(chain).ok_or(SetupError::BadIndex)?;
+        for j in &mut self.joints[c.start..c.start + c.len] {
+            j.set_params(params);
+        }
+        self.refresh_reach(chain);
+        Ok(())
+    }
+
+    /// Changes a chain's description (mode, contact, mask, …) without a
+    /// reset. The frame, root offset and center keep their old values when
+    /// the new ones are invalid.
+    pub fn set_chain_desc(&mut self, chain: usize, desc: ChainDesc) -> Result<(), SetupError> {
+        let nframes = self.frames.len();
+        let c = self.chains.get_mut(chain).ok_or(SetupError::BadIndex)?;
+        let old = c.desc;
+        c.desc = ChainDesc {
+            frame: if desc.frame < nframes {
+                desc.frame
+            } else {
+                old.frame
+            },
+            root_offset: if desc.root_offset.is_finite() {
+                desc.root_offset
+            } else {
+                old.root_offset
+            },
+            center: if desc.center.is_none_or(|f| f < nframes) {
+                desc.center
+            } else {
+                old.center
+            },
+            ..desc
+        };
+        if old.mode != c.desc.mode || old.center != c.desc.center {
+            let c = *c;
+            let center = self.center_pose(&c);
+            sync_tails(&mut self.joints[c.start..c.start + c.len], &center);
+        }
+        Ok(())
+    }
+
+    /// The chain's description.
+    pub fn chain_desc(&self, chain: usize) -> Result<ChainDesc, SetupError> {
+        Ok(self.chains.get(chain).ok_or(SetupError::BadIndex)?.desc)
+    }
+
+    /// Marks a chain as driven by animation (`Some`: each joint's animated
+    /// local rotation, replacing its rest `local_rot`) or hands it back to
+    /// the solver (`None`), which continues from the animated motion.
+    pub fn set_authored(
+        &mut self,
+        chain: usize,
+        local_rots: Option<&[Quat]>,
+    ) -> Result<(), SetupError> {
+        let c = *self.chains.get(chain).ok_or(SetupError::BadIndex)?;
+        match local_rots {
+            Some(rots) => {
+                if rots.len() != c.len {
+                    return Err(SetupError::BadLength);
+                }
+                let mut acc = Quat::IDENTITY;
+                for (j, q) in self.joints[c.start..c.start + c.len].iter_mut().zip(rots) {
+                    acc = (acc * sanitize_rot(*q)).normalize();
+                    j.anim_rot = acc;
+                }
+                self.chains[chain].authored = true;
+            }
+            None => {
+                if c.authored {
+                    self.chains[chain].authored = false;
+                    let center = self.center_pose(&c);
+                    sync_tails(&mut self.joints[c.start..c.start + c.len], &center);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes chain `chain`'s joint outputs into `out`; returns the count.
+    ///
+    /// The state is at the last substep, up to 1/120 s before the frame; the
+    /// output is carried rigidly from that attachment pose to the frame's
+    /// current one, so roots sit exactly on the animated attachment.
+    pub fn outputs(&self, chain: usize, out: &mut [JointOutput]) -> usize {
+        let Some(c) = self.chains.get(chain) else {
+            return 0;
+        };
+        let slot = &self.frames[c.desc.frame];
+        let n = chain_output(
+            c,
+            &self.joints[c.start..c.start + c.len],
+            &slot.sub,
+            self.scale,
+            out,
+        );
+        if slot.sub != slot.cur {
+            let turn = (slot.cur.rot * slot.sub.rot.inverse()).normalize();
+            let map = |p: Vec3| slot.cur.pos + turn * (p - slot.sub.pos);
+            for o in &mut out[..n] {
+                o.origin = map(o.origin);
+                o.tail = map(o.tail);
+                o.world_rot = (turn * o.world_rot).normalize();
+            }
+        }
+        n
+    }
+
+    /// Puts every chain at rest on its arc under the current frame poses and
+    /// restarts the clock phase.
+    pub fn reset(&mut self) {
+        for f in &mut self.frames {
+            f.prev = f.cur;
+            f.sub = f.cur;
+        }
+        self.pose_colliders(None);
+        for st in &mut self.collider_states[..self.colliders.len()] {
+            *st = ColliderState::new(st.cur, st.cur);
+        }
+        for i in 0..self.chains.len() {
+            self.reset_chain(i);
+        }
+        self.acc = 0;
+    }
+
+    /// Puts one chain at rest on its arc under its frame's last substep pose.
+    pub fn reset_chain(&mut self, chain: usize) {
+        let Some(c) = self.chains.get(chain).copied() else {
+            return;
+        };
+        let frame = self.frames[c.desc.frame].sub;
+        let center = self.center_pose(&c);
+        let joints = &mut self.joints[c.start..c.start + c.len];
+        rest_chain(&mut self.chains[chain], joints, &frame, self.scale);
+        sync_tails(joints, &center);
+    }
+
+    fn center_pose(&self, c: &Chain) -> Pose {
+        c.desc.center.map_or(Pose::IDENTITY, |f| self.frames[f].sub)
+    }
+
+    fn refresh_reach(&mut self, chain: usize) {
+        let c = self.chains[chain];
+        self.reach[chain] = Chain::reach(&self.joints[c.start..c.start + c.len]);
+    }
+}

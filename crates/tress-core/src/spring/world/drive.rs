@@ -1,0 +1,213 @@
+//! The fixed-step driver of [`SpringWorld`]: frame-time accumulation,
+//! deterministic pose interpolation, teleport handling, collider posing and
+//! culling, and dispatch to the step kernels.
+
+use heapless::Vec;
+
+use super::super::chain::{Chain, Joint};
+use super::super::params::Mode;
+use super::super::pose::Pose;
+use super::super::step::{ColliderState, StepCtx, rest_chain, step_authored, step_chain};
+use super::super::vrm::{step_vrm, sync_tails};
+use super::{SpringWorld, UNITS_PER_SECOND, UNITS_PER_STEP};
+use crate::collide::{ShapeKind, closest_point_on_segment};
+use crate::math::{Real, Vec3, ops};
+
+/// Frames longer than this (seconds) are treated as this long.
+const MAX_FRAME_SECONDS: Real = 60.0;
+
+impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
+    /// Advances by a frame of `dt` seconds, interpolating every frame from its
+    /// previous pose to the one set with [`set_frame_pose`](Self::set_frame_pose).
+    /// Returns the number of substeps run.
+    pub fn advance(&mut self, dt: Real) -> u32 {
+        if !self.started {
+            self.started = true;
+            self.reset();
+        }
+        let units = seconds_to_units(dt);
+        // A jump beyond the teleport distance is not interpolated: the first
+        // substep sees it whole and carries the hair rigidly.
+        let limit = self.config.teleport_distance * self.scale;
+        for f in &mut self.frames {
+            if (f.cur.pos - f.prev.pos).length() > limit {
+                f.prev = f.cur;
+            }
+        }
+        let before = self.acc;
+        let total = before + units;
+        let due = total / UNITS_PER_STEP;
+        let max = self.config.max_substeps;
+        let n = due.min(max);
+        self.acc = if due > max {
+            total % UNITS_PER_STEP
+        } else {
+            total - due * UNITS_PER_STEP
+        };
+        let mut poses = [Pose::IDENTITY; F];
+        for k in 1..=n {
+            // Integer numerator and denominator: exact, so every frame rate
+            // computes the same parameter for the same instant.
+            let t = if due > max {
+                k as Real / n as Real
+            } else {
+                (k * UNITS_PER_STEP - before) as Real / units as Real
+            };
+            for (p, f) in poses.iter_mut().zip(&self.frames) {
+                *p = f.prev.interpolate(&f.cur, t);
+            }
+            self.substep(&poses);
+        }
+        for f in &mut self.frames {
+            f.prev = f.cur;
+        }
+        n
+    }
+
+    /// Advances by a frame of `dt` seconds, asking `pose_at(frame, substep)`
+    /// for each frame's pose at the end of each substep (substep `n` ends at
+    /// `n / 120` s). With an analytic motion this is exact at any frame rate.
+    pub fn advance_sampled(
+        &mut self,
+        dt: Real,
+        mut pose_at: impl FnMut(usize, u64) -> Pose,
+    ) -> u32 {
+        if !self.started {
+            self.started = true;
+            for i in 0..self.frames.len() {
+                let p = pose_at(i, 0).sanitized(&self.frames[i].cur);
+                self.frames[i].cur = p;
+            }
+            self.reset();
+        }
+        let total = self.acc + seconds_to_units(dt);
+        let due = total / UNITS_PER_STEP;
+        let n = due.min(self.config.max_substeps);
+        self.acc = total - due * UNITS_PER_STEP;
+        let mut poses = [Pose::IDENTITY; F];
+        for _ in 0..n {
+            let index = self.substeps + 1;
+            for (i, (p, f)) in poses.iter_mut().zip(&self.frames).enumerate() {
+                *p = pose_at(i, index).sanitized(&f.sub);
+            }
+            self.substep(&poses);
+        }
+        for f in &mut self.frames {
+            f.cur = f.sub;
+            f.prev = f.sub;
+        }
+        n
+    }
+
+    pub(super) fn pose_colliders(&mut self, teleported: Option<&[bool; F]>) {
+        for (i, c) in self.colliders.iter().enumerate() {
+            let p = self.frames[c.frame].sub;
+            let st = &mut self.collider_states[i];
+            let w = c.shape.posed(p.pos, p.rot, self.scale);
+            let prev = if teleported.is_some_and(|t| t[c.frame]) {
+                w
+            } else {
+                st.cur
+            };
+            *st = ColliderState::new(prev, w);
+        }
+    }
+
+    /// One fixed step with the attachment poses `poses`.
+    fn substep(&mut self, poses: &[Pose; F]) {
+        let limit = self.config.teleport_distance * self.scale;
+        let mut teleported = [false; F];
+        for (i, f) in self.frames.iter_mut().enumerate() {
+            teleported[i] = (poses[i].pos - f.sub.pos).length() > limit;
+            if teleported[i] {
+                let from = f.sub;
+                for c in self.chains.iter_mut().filter(|c| c.desc.frame == i) {
+                    let joints = &mut self.joints[c.start..c.start + c.len];
+                    carry(c, joints, &from, &poses[i]);
+                    sync_tails(joints, &c.desc.center.map_or(Pose::IDENTITY, |f| poses[f]));
+                }
+            }
+            f.sub = poses[i];
+        }
+        self.pose_colliders(Some(&teleported));
+        let ctx_iters = self.config.contact_iterations;
+        for ci in 0..self.chains.len() {
+            let c = self.chains[ci];
+            let frame = poses[c.desc.frame];
+            let candidates = self.candidates(&c, &frame, self.reach[ci]);
+            let ctx = StepCtx {
+                scale: self.scale,
+                iterations: ctx_iters,
+                colliders: &self.collider_states[..self.colliders.len()],
+                candidates: &candidates,
+            };
+            let chain = &mut self.chains[ci];
+            let joints = &mut self.joints[c.start..c.start + c.len];
+            let center = c.desc.center.map_or(Pose::IDENTITY, |f| poses[f]);
+            if c.authored {
+                step_authored(chain, joints, &frame, self.scale);
+                sync_tails(joints, &center);
+            } else if c.desc.mode == Mode::VrmCompatible {
+                step_vrm(chain, joints, &frame, &center, &ctx);
+            } else {
+                step_chain(chain, joints, &frame, &ctx);
+            }
+            if !joints.iter().all(|j| j.x.is_finite() && j.v.is_finite()) {
+                rest_chain(chain, joints, &frame, self.scale);
+                sync_tails(joints, &center);
+            }
+        }
+        self.substeps += 1;
+    }
+
+    /// Colliders in the chain's mask whose (swept) shape can reach the
+    /// chain's bounding ball this substep.
+    fn candidates(&self, c: &Chain, frame: &Pose, reach0: Real) -> Vec<u8, K> {
+        let mut out = Vec::new();
+        let root = frame.transform_point(c.desc.root_offset * self.scale);
+        let reach = reach0 * self.scale;
+        for (i, st) in self.collider_states[..self.colliders.len()]
+            .iter()
+            .enumerate()
+        {
+            if c.desc.collider_mask >> i & 1 == 0 || !st.valid {
+                continue;
+            }
+            let w = &st.cur;
+            let near = match w.kind {
+                ShapeKind::Plane => (root - w.a).dot(w.normal) - w.radius < reach,
+                ShapeKind::InsideSphere | ShapeKind::InsideCapsule => {
+                    let on_axis = w.a + (w.b - w.a) * closest_point_on_segment(w.a, w.b, root);
+                    (root - on_axis).length() + reach > w.radius
+                }
+                ShapeKind::Sphere | ShapeKind::Capsule => st.near(root, reach),
+            };
+            // `i < K <= 255` (mask has 64 bits), so the index fits in a u8.
+            if near {
+                let _ = out.push(i as u8);
+            }
+        }
+        out
+    }
+}
+
+/// Carries a chain rigidly from attachment pose `from` to `to` (the caller
+/// re-derives the VRM tails).
+fn carry(c: &mut Chain, joints: &mut [Joint], from: &Pose, to: &Pose) {
+    let turn = (to.rot * from.rot.inverse()).normalize();
+    let map = |p: Vec3| to.pos + turn * (p - from.pos);
+    c.root_prev = map(c.root_prev);
+    for j in joints.iter_mut() {
+        j.x = map(j.x);
+        j.v = turn * j.v;
+    }
+}
+
+/// Whole time units in `dt` seconds (NaN and negative: 0; capped at a minute).
+#[must_use]
+pub fn seconds_to_units(dt: Real) -> u32 {
+    if dt.is_nan() || dt <= 0.0 {
+        return 0;
+    }
+    ops::round(dt.min(MAX_FRAME_SECONDS) * UNITS_PER_SECOND as Real) as u32
+}

@@ -1,0 +1,570 @@
+//! The chunked SIMD-friendly step: [`LANES`] strands in lockstep, root to tip.
+//!
+//! Every pass walks the rows of one chunk (particle `i` of every lane) with
+//! fixed-width, branch-free lane loops the compiler turns into SIMD. It
+//! computes what the per-strand [`reference`](super::reference) path computes,
+//! with two differences in rounding only: inverse square roots come from
+//! [`lanes::rsqrt`] (libm's `sqrtf` is inline assembly the vectoriser cannot
+//! widen) and sphere/capsule push-out from [`lanes::Capsule`] instead of
+//! `collide::push_out_point`. A test bounds the difference.
+
+// Index loops over lanes and particles are the point here: fixed-width
+// indexed loops over several arrays are what the vectoriser widens.
+#![allow(clippy::needless_range_loop)]
+
+use super::frame::StepFrame;
+use super::lanes::{self, Capsule, rsqrt};
+use super::layout::LANES;
+use super::params::StepCoefs;
+use crate::collide::{ShapeKind, WorldCollider, push_out_point};
+use crate::math::{Mat3, Real, Vec3, ops};
+
+use super::lanes::{Row, Rows as V};
+
+pub(crate) use lanes::TINY;
+/// Below this `1 + cos` the segment is folded back on its parent: the
+/// minimal rotation is ill-defined, so the rest segment is used unrotated.
+pub(crate) const FOLDED: Real = 1e-4;
+
+/// One chunk of rest data (`particles × LANES` floats per array).
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkRest<'a> {
+    /// Rest x, y, z (head frame).
+    pub x: &'a [Real],
+    /// Rest y.
+    pub y: &'a [Real],
+    /// Rest z.
+    pub z: &'a [Real],
+    /// Rest segment lengths.
+    pub len: &'a [Real],
+    /// Reciprocal rest segment lengths.
+    pub inv_len: &'a [Real],
+}
+
+/// One chunk of live state.
+#[derive(Debug)]
+pub struct ChunkState<'a> {
+    /// Current x.
+    pub x: &'a mut [Real],
+    /// Current y.
+    pub y: &'a mut [Real],
+    /// Current z.
+    pub z: &'a mut [Real],
+    /// Previous x.
+    pub px: &'a mut [Real],
+    /// Previous y.
+    pub py: &'a mut [Real],
+    /// Previous z.
+    pub pz: &'a mut [Real],
+}
+
+/// Placeholder parent row for push-out without sliding.
+fn x_zero() -> &'static V {
+    static ZERO: V = V {
+        x: [0.0; LANES],
+        y: [0.0; LANES],
+        z: [0.0; LANES],
+    };
+    &ZERO
+}
+
+#[inline(always)]
+fn ld(s: &[Real], i: usize) -> Row {
+    let mut r = [0.0; LANES];
+    r.copy_from_slice(&s[i * LANES..(i + 1) * LANES]);
+    r
+}
+
+#[inline(always)]
+fn st(s: &mut [Real], i: usize, r: &Row) {
+    s[i * LANES..(i + 1) * LANES].copy_from_slice(r);
+}
+
+#[inline(always)]
+fn ld3(x: &[Real], y: &[Real], z: &[Real], i: usize) -> V {
+    V {
+        x: ld(x, i),
+        y: ld(y, i),
+        z: ld(z, i),
+    }
+}
+
+#[inline(always)]
+fn st3(x: &mut [Real], y: &mut [Real], z: &mut [Real], i: usize, v: &V) {
+    st(x, i, &v.x);
+    st(y, i, &v.y);
+    st(z, i, &v.z);
+}
+
+/// `m * v` per lane, in glam's `Mat3 * Vec3` order.
+#[inline(always)]
+fn rot(m: &Mat3, v: &V) -> V {
+    let mut o = *v;
+    for l in 0..LANES {
+        o.x[l] = m.x_axis.x * v.x[l] + m.y_axis.x * v.y[l] + m.z_axis.x * v.z[l];
+        o.y[l] = m.x_axis.y * v.x[l] + m.y_axis.y * v.y[l] + m.z_axis.y * v.z[l];
+        o.z[l] = m.x_axis.z * v.x[l] + m.y_axis.z * v.y[l] + m.z_axis.z * v.z[l];
+    }
+    o
+}
+
+#[inline(always)]
+fn sub(a: &V, b: &V) -> V {
+    let mut o = *a;
+    for l in 0..LANES {
+        o.x[l] = a.x[l] - b.x[l];
+        o.y[l] = a.y[l] - b.y[l];
+        o.z[l] = a.z[l] - b.z[l];
+    }
+    o
+}
+
+/// Runs one step on one chunk: integrate, global shape, local shape,
+/// collision, length — each as many times as `k.passes` says.
+pub fn step_chunk(
+    m: usize,
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &ChunkRest<'_>,
+    s: &mut ChunkState<'_>,
+) {
+    let n = m * LANES;
+    assert!(
+        rest.x.len() == n
+            && rest.y.len() == n
+            && rest.z.len() == n
+            && rest.len.len() == n
+            && rest.inv_len.len() == n
+            && s.x.len() == n
+            && s.y.len() == n
+            && s.z.len() == n
+            && s.px.len() == n
+            && s.py.len() == n
+            && s.pz.len() == n,
+        "chunk buffers must hold particles × LANES floats"
+    );
+    integrate(m, k, f, rest, s);
+    for _ in 0..k.passes.global {
+        global_shape(k, f, rest, s);
+    }
+    for _ in 0..k.passes.local {
+        local_shape(m, k, f, rest, s);
+    }
+    let (sweeps, fused) = k.collision_sweeps();
+    for _ in 0..sweeps {
+        collide(m, k, f, s);
+    }
+    for it in 0..k.passes.length {
+        let last = it + 1 == k.passes.length;
+        length(m, k, f, rest, s, last && fused);
+    }
+}
+
+fn integrate(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut ChunkState<'_>) {
+    // The root is carried rigidly by the head; it has no momentum of its own.
+    let mut root = rot(&f.rot, &ld3(rest.x, rest.y, rest.z, 0));
+    for l in 0..LANES {
+        root.x[l] += f.trans.x;
+        root.y[l] += f.trans.y;
+        root.z[l] += f.trans.z;
+    }
+    st3(s.x, s.y, s.z, 0, &root);
+    st3(s.px, s.py, s.pz, 0, &root);
+    let (c, g) = (k.momentum, k.gravity_h2);
+    for i in 1..m {
+        let mut x = ld3(s.x, s.y, s.z, i);
+        let mut q = ld3(s.px, s.py, s.pz, i);
+        for l in 0..LANES {
+            let (vx, vy, vz) = (x.x[l] - q.x[l], x.y[l] - q.y[l], x.z[l] - q.z[l]);
+            q.x[l] = x.x[l];
+            q.y[l] = x.y[l];
+            q.z[l] = x.z[l];
+            x.x[l] = x.x[l] + vx * c + g.x;
+            x.y[l] = x.y[l] + vy * c + g.y;
+            x.z[l] = x.z[l] + vz * c + g.z;
+        }
+        st3(s.x, s.y, s.z, i, &x);
+        st3(s.px, s.py, s.pz, i, &q);
+    }
+}
+
+fn global_shape(k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut ChunkState<'_>) {
+    let g = k.global;
+    for i in 1..=k.global_count {
+        let t = rot(&f.rot, &ld3(rest.x, rest.y, rest.z, i));
+        let mut x = ld3(s.x, s.y, s.z, i);
+        for l in 0..LANES {
+            x.x[l] = x.x[l] + (t.x[l] + f.trans.x - x.x[l]) * g;
+            x.y[l] = x.y[l] + (t.y[l] + f.trans.y - x.y[l]) * g;
+            x.z[l] = x.z[l] + (t.z[l] + f.trans.z - x.z[l]) * g;
+        }
+        st3(s.x, s.y, s.z, i, &x);
+    }
+}
+
+/// Local shape for segment `i → i+1` of one row: `w` is the world rest
+/// vector of segment `i−1 → i` (`inv` its reciprocal rest length), `w_next`
+/// that of `i → i+1`. Kept out of line so the vectoriser sees the loop alone.
+#[inline(never)]
+fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, w: &V, w_next: &V, inv: &Row, half: Real) {
+    let b_raw = sub(x_cur, x_prev);
+    let mut d2 = [0.0; LANES];
+    for l in 0..LANES {
+        d2[l] = b_raw.x[l] * b_raw.x[l] + b_raw.y[l] * b_raw.y[l] + b_raw.z[l] * b_raw.z[l];
+    }
+    let mut binv = [0.0; LANES];
+    for l in 0..LANES {
+        binv[l] = rsqrt(if d2[l] > TINY * TINY { d2[l] } else { 1.0 });
+    }
+        for l in 0..LANES {
+            let (ax, ay, az) = (w.x[l] * inv[l], w.y[l] * inv[l], w.z[l] * inv[l]);
+            let (bx, by, bz) = if d2[l] > TINY * TINY {
+                (
+                    b_raw.x[l] * binv[l],
+                    b_raw.y[l] * binv[l],
+                    b_raw.z[l] * binv[l],
+                )
+            } else {
+                (ax, ay, az)
+            };
+            let c = ax * bx + ay * by + az * bz;
+            let (kx, ky, kz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
+            let (vx, vy, vz) = (w_next.x[l], w_next.y[l], w_next.z[l]);
+            let den = 1.0 + c;
+            let (tx, ty, tz) = if den > FOLDED {
+                let kv = (kx * vx + ky * vy + kz * vz) / den;
+                (
+                    vx * c + (ky * vz - vy * kz) + kx * kv,
+                    vy * c + (kz * vx - vz * kx) + ky * kv,
+                    vz * c + (kx * vy - vx * ky) + kz * kv,
+                )
+            } else {
+                (vx, vy, vz)
+            };
+            let dx = (tx - (x_next.x[l] - x_cur.x[l])) * half;
+            let dy = (ty - (x_next.y[l] - x_cur.y[l])) * half;
+            let dz = (tz - (x_next.z[l] - x_cur.z[l])) * half;
+            x_cur.x[l] -= dx;
+            x_cur.y[l] -= dy;
+            x_cur.z[l] -= dz;
+            x_next.x[l] += dx;
+            x_next.y[l] += dy;
+            x_next.z[l] += dz;
+        }
+}
+
+fn local_shape(
+    m: usize,
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &ChunkRest<'_>,
+    s: &mut ChunkState<'_>,
+) {
+    let kl = k.local;
+    let half = 0.5 * kl;
+    // Segment 0 hangs off the pinned root: its frame is the head's, and only
+    // its far end moves.
+    let mut r_prev = ld3(rest.x, rest.y, rest.z, 0);
+    let mut r_cur = ld3(rest.x, rest.y, rest.z, 1);
+    let mut w = rot(&f.rot, &sub(&r_cur, &r_prev));
+    let mut x_prev = ld3(s.x, s.y, s.z, 0);
+    let mut x_cur = ld3(s.x, s.y, s.z, 1);
+    for l in 0..LANES {
+        x_cur.x[l] = x_cur.x[l] + (w.x[l] - (x_cur.x[l] - x_prev.x[l])) * kl;
+        x_cur.y[l] = x_cur.y[l] + (w.y[l] - (x_cur.y[l] - x_prev.y[l])) * kl;
+        x_cur.z[l] = x_cur.z[l] + (w.z[l] - (x_cur.z[l] - x_prev.z[l])) * kl;
+    }
+    for i in 1..m - 1 {
+        // Frame of segment i-1: the minimal rotation taking its rest
+        // direction `a` onto its current direction `b`.
+        let inv = ld(rest.inv_len, i);
+        let r_next = ld3(rest.x, rest.y, rest.z, i + 1);
+        let w_next = rot(&f.rot, &sub(&r_next, &r_cur));
+        let mut x_next = ld3(s.x, s.y, s.z, i + 1);
+        local_row(&x_prev, &mut x_cur, &mut x_next, &w, &w_next, &inv, half);
+        st3(s.x, s.y, s.z, i, &x_cur);
+        x_prev = x_cur;
+        x_cur = x_next;
+        r_prev = r_cur;
+        r_cur = r_next;
+        w = w_next;
+    }
+    let _ = r_prev;
+    st3(s.x, s.y, s.z, m - 1, &x_cur);
+}
+
+fn collide(m: usize, k: &StepCoefs, f: &StepFrame, s: &mut ChunkState<'_>) {
+    for i in 1..m {
+        let mut x = ld3(s.x, s.y, s.z, i);
+        let mut q = ld3(s.px, s.py, s.pz, i);
+        if collide_row(k, f, &mut x, &mut q, None) {
+            st3(s.x, s.y, s.z, i, &x);
+            st3(s.px, s.py, s.pz, i, &q);
+        }
+    }
+}
+
+/// Pushes one row out of every collider in order; returns whether any lane
+/// moved (so the caller only stores rows that changed). With
+/// `slide = Some((parent row, rest lengths))` each pushed particle also
+/// slides on the collider's tangent plane back to its rest distance from the
+/// parent (see [`push_and_slide`]).
+#[inline(always)]
+fn collide_row(
+    k: &StepCoefs,
+    f: &StepFrame,
+    x: &mut V,
+    q: &mut V,
+    slide: Option<(&V, &Row)>,
+) -> bool {
+    let r = k.margin;
+    let mut touched = false;
+    for c in &f.colliders {
+        if matches!(c.kind, ShapeKind::Sphere | ShapeKind::Capsule) {
+            let cap = Capsule::new(c, r);
+            touched |= match slide {
+                Some((par, len)) => cap.push_rows::<true>(x, q, par, len),
+                None => cap.push_rows::<false>(x, q, x_zero(), &[0.0; LANES]),
+            };
+            continue;
+        }
+        // Planes and inside shapes: the shared scalar query, lane by lane.
+        for l in 0..LANES {
+            let p = Vec3::new(x.x[l], x.y[l], x.z[l]);
+            let prev = Vec3::new(q.x[l], q.y[l], q.z[l]);
+            let hit = match slide {
+                None => push_without_rebound(c, p, prev, r),
+                Some((par, len)) => {
+                    let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
+                    push_and_slide(c, p, prev, parent, len[l], r)
+                }
+            };
+            if let Some((np, nq)) = hit {
+                touched = true;
+                (x.x[l], x.y[l], x.z[l]) = (np.x, np.y, np.z);
+                (q.x[l], q.y[l], q.z[l]) = (nq.x, nq.y, nq.z);
+            }
+        }
+    }
+    touched
+}
+
+/// [`push_without_rebound`], then slides the pushed point within the
+/// collider's tangent plane until it is `len` from `parent` again. The
+/// tangent plane of a convex shape lies outside it, so the slide restores the
+/// segment length without re-entering; when no point of the plane is at
+/// `len` (the parent is farther from it than `len`), the push-out stands.
+#[inline]
+#[must_use]
+pub fn push_and_slide(
+    c: &WorldCollider,
+    p: Vec3,
+    prev: Vec3,
+    parent: Vec3,
+    len: Real,
+    r: Real,
+) -> Option<(Vec3, Vec3)> {
+    let (np, n) = push_out_point(c, p, r)?;
+    let mut v = p - prev;
+    let vn = v.dot(n);
+    if vn < 0.0 {
+        v -= n * vn;
+    }
+    let d = np - parent;
+    let dn = d.dot(n);
+    let dt = d - n * dn;
+    let tl = dt.length();
+    let s2 = len * len - dn * dn;
+    let out = if tl > TINY && s2 > 0.0 {
+        parent + n * dn + dt * (ops::sqrt(s2) / tl)
+    } else {
+        np
+    };
+    Some((out, out - v))
+}
+
+/// Follow-The-Leader for one row: places `x` at its rest distance `lr` from
+/// the parent row `x_prev` and hands a fraction `sd` of each correction back
+/// to the parent's velocity (`q_prev`). Kept out of line: inlined into the
+/// sweep, the vectoriser gave up on this loop.
+#[inline(never)]
+fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
+    let d = sub(x, x_prev);
+    let mut d2 = [0.0; LANES];
+    for l in 0..LANES {
+        d2[l] = d.x[l] * d.x[l] + d.y[l] * d.y[l] + d.z[l] * d.z[l];
+    }
+    for l in 0..LANES {
+        // Coincident particles: hang the segment straight down.
+        let ok = d2[l] > TINY * TINY;
+        let inv = rsqrt(if ok { d2[l] } else { 1.0 });
+        let (nx, ny, nz) = if ok {
+            let sc = lr[l] * inv;
+            (
+                x_prev.x[l] + d.x[l] * sc,
+                x_prev.y[l] + d.y[l] * sc,
+                x_prev.z[l] + d.z[l] * sc,
+            )
+        } else {
+            (x_prev.x[l], x_prev.y[l] - lr[l], x_prev.z[l])
+        };
+        // Follow-The-Leader moves only the child; handing part of its
+        // correction back to the parent's velocity (Müller et al. 2012)
+        // restores the momentum the root-first sweep would otherwise eat.
+        q_prev.x[l] += (nx - x.x[l]) * sd;
+        q_prev.y[l] += (ny - x.y[l]) * sd;
+        q_prev.z[l] += (nz - x.z[l]) * sd;
+        (x.x[l], x.y[l], x.z[l]) = (nx, ny, nz);
+    }
+}
+
+/// Out of line for the same reason as [`ftl_row`].
+#[inline(never)]
+fn push_slide_row(cap: &Capsule, x: &mut V, q: &mut V, par: &V, len: &Row) -> bool {
+    cap.push_rows::<true>(x, q, par, len)
+}
+
+/// Colliders prepared for one chunk's fused length sweep, with what it takes
+/// to skip a collider for a whole row. After Follow-The-Leader, particle `i`
+/// of a strand lies within its arc length from the root; so row `i` of the
+/// chunk lies within `reach[i]` (root spread plus the longest arc, with
+/// slack for the rare push that stretches a segment) of the roots' centroid,
+/// and a sphere or capsule whose clearance from that centroid exceeds it
+/// cannot touch the row.
+struct Cull {
+    fast: heapless::Vec<(Capsule, Real), { super::frame::MAX_COLLIDERS }>,
+    reach: [Real; super::layout::MAX_PARTICLES],
+}
+
+impl Default for Cull {
+    fn default() -> Self {
+        Self {
+            fast: heapless::Vec::new(),
+            reach: [0.0; super::layout::MAX_PARTICLES],
+        }
+    }
+}
+
+impl Cull {
+    fn new(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, roots: &V) -> Self {
+        let mut c = Vec3::ZERO;
+        for l in 0..LANES {
+            c += Vec3::new(roots.x[l], roots.y[l], roots.z[l]);
+        }
+        c /= LANES as Real;
+        let mut spread: Real = 0.0;
+        for l in 0..LANES {
+            spread = spread.max((Vec3::new(roots.x[l], roots.y[l], roots.z[l]) - c).length());
+        }
+        let mut reach = [0.0; super::layout::MAX_PARTICLES];
+        let mut arc = [0.0; LANES];
+        for (i, r) in reach.iter_mut().enumerate().take(m).skip(1) {
+            let lr = ld(rest.len, i);
+            let mut longest: Real = 0.0;
+            for l in 0..LANES {
+                arc[l] += lr[l];
+                longest = longest.max(arc[l]);
+            }
+            *r = (spread + longest) * 1.05 + 0.01;
+        }
+        let mut fast = heapless::Vec::new();
+        for col in &f.colliders {
+            if matches!(col.kind, ShapeKind::Sphere | ShapeKind::Capsule) {
+                let cap = Capsule::new(col, k.margin);
+                // Capacity equals MAX_COLLIDERS, the most a frame holds.
+                let _ = fast.push((cap, cap.clearance(c)));
+            }
+        }
+        Self { fast, reach }
+    }
+
+    /// Pushes row `i` out of every collider that can reach it, sliding back
+    /// to the rest length from the parent row; returns whether anything moved.
+    #[allow(clippy::too_many_arguments)]
+    fn collide_row(
+        &self,
+        i: usize,
+        k: &StepCoefs,
+        f: &StepFrame,
+        x: &mut V,
+        q: &mut V,
+        par: &V,
+        len: &Row,
+    ) -> bool {
+        let mut touched = false;
+        for (cap, clear) in &self.fast {
+            if *clear <= self.reach[i] {
+                touched |= push_slide_row(cap, x, q, par, len);
+            }
+        }
+        for c in &f.colliders {
+            if matches!(c.kind, ShapeKind::Sphere | ShapeKind::Capsule) {
+                continue;
+            }
+            for l in 0..LANES {
+                let p = Vec3::new(x.x[l], x.y[l], x.z[l]);
+                let prev = Vec3::new(q.x[l], q.y[l], q.z[l]);
+                let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
+                if let Some((np, nq)) = push_and_slide(c, p, prev, parent, len[l], k.margin) {
+                    touched = true;
+                    (x.x[l], x.y[l], x.z[l]) = (np.x, np.y, np.z);
+                    (q.x[l], q.y[l], q.z[l]) = (nq.x, nq.y, nq.z);
+                }
+            }
+        }
+        touched
+    }
+}
+
+/// Pushes `p` out of `c` and moves `prev` so the implicit velocity `p − prev`
+/// loses only its into-collider component: the push-out never becomes speed.
+#[inline]
+#[must_use]
+pub fn push_without_rebound(
+    c: &WorldCollider,
+    p: Vec3,
+    prev: Vec3,
+    r: Real,
+) -> Option<(Vec3, Vec3)> {
+    let (np, n) = push_out_point(c, p, r)?;
+    let mut v = p - prev;
+    let vn = v.dot(n);
+    if vn < 0.0 {
+        v -= n * vn;
+    }
+    Some((np, np - v))
+}
+
+/// Follow-The-Leader, root to tip. With `collide`, each particle is also
+/// pushed out of the colliders right after it is placed, so the sweep never
+/// drags a particle back inside the head; the next particle then follows the
+/// corrected one.
+fn length(
+    m: usize,
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &ChunkRest<'_>,
+    s: &mut ChunkState<'_>,
+    collide: bool,
+) {
+    let sd = k.ftl;
+    let mut x_prev = ld3(s.x, s.y, s.z, 0);
+    let mut q_prev = ld3(s.px, s.py, s.pz, 0);
+    let cull = if collide {
+        Cull::new(m, k, f, rest, &x_prev)
+    } else {
+        Cull::default()
+    };
+    for i in 1..m {
+        let lr = ld(rest.len, i);
+        let mut x = ld3(s.x, s.y, s.z, i);
+        ftl_row(&mut x, &x_prev, &mut q_prev, &lr, sd);
+        st3(s.px, s.py, s.pz, i - 1, &q_prev);
+        q_prev = ld3(s.px, s.py, s.pz, i);
+        if collide && cull.collide_row(i, k, f, &mut x, &mut q_prev, &x_prev, &lr) {
+            st3(s.px, s.py, s.pz, i, &q_prev);
+        }
+        st3(s.x, s.y, s.z, i, &x);
+        x_prev = x;
+    }
+}

@@ -1,0 +1,93 @@
+//! TressFX-style particle strands: momentum, shape constraints, colliders and
+//! exact inextensibility, for thousands of strands on one CPU core.
+//!
+//! Each step runs, in order: Verlet integration with momentum
+//! `x' = x + e^(−c h)(x − x_prev) + g h²`; global shape (the first particles
+//! pulled toward the groom carried by the head); local shape (each segment
+//! pulled toward its groomed direction in the frame of the segment before
+//! it); collision (push-out without rebound); and Follow-The-Leader length
+//! projection with its velocity correction. Data is caller-owned
+//! structure-of-arrays ([`StrandRest`], [`StrandState`]) in chunks of
+//! [`LANES`] strands; a step never allocates.
+//!
+//! - [`layout`]: buffer shape and particle indexing.
+//! - [`buffers`]: borrowed rest and state arrays.
+//! - [`params`]: per-second parameters and per-step factors.
+//! - [`frame`]: head pose and posed colliders for one step.
+//! - [`schedule`]: fixed-step accumulator or per-frame steps.
+//! - [`kernel`]: the chunked step; [`reference`]: the scalar one;
+//!   [`lanes`]: the branch-free lane math the kernel inlines.
+//! - [`metrics`]: length error and penetration counts.
+//! - `sim` (feature `std`): owned buffers and the multi-threaded driver.
+
+pub mod buffers;
+pub mod frame;
+pub mod kernel;
+pub mod lanes;
+pub mod layout;
+pub mod metrics;
+pub mod params;
+pub mod reference;
+pub mod schedule;
+#[cfg(feature = "std")]
+pub mod sim;
+
+pub use buffers::{BufferLenError, StrandRest, StrandState, fill_rest};
+pub use frame::{HeadPose, MAX_COLLIDERS, StepFrame};
+pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout};
+pub use params::{PassCounts, StepCoefs, StrandParams};
+pub use schedule::{Schedule, StepClock, StepPlan};
+#[cfg(feature = "std")]
+pub use sim::StrandSim;
+
+use kernel::{ChunkRest, ChunkState, step_chunk};
+
+/// Runs one step on every chunk of `state`, which may be a sub-range of
+/// chunks starting at chunk `first` of the full `rest` buffers.
+///
+/// # Panics
+/// When the buffers are not whole chunks of `layout` or `rest` is shorter
+/// than `state`'s range; [`StrandRest::check`] and [`StrandState::check`]
+/// catch that up front.
+pub fn step_chunks(
+    layout: &StrandLayout,
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &StrandRest<'_>,
+    first: usize,
+    state: &mut StrandState<'_>,
+) {
+    let n = layout.chunk_len();
+    let chunks = state.x.len() / n;
+    for c in 0..chunks {
+        let (a, b) = (c * n, (c + 1) * n);
+        let (ra, rb) = ((first + c) * n, (first + c + 1) * n);
+        let r = ChunkRest {
+            x: &rest.x[ra..rb],
+            y: &rest.y[ra..rb],
+            z: &rest.z[ra..rb],
+            len: &rest.len[ra..rb],
+            inv_len: &rest.inv_len[ra..rb],
+        };
+        let mut s = ChunkState {
+            x: &mut state.x[a..b],
+            y: &mut state.y[a..b],
+            z: &mut state.z[a..b],
+            px: &mut state.px[a..b],
+            py: &mut state.py[a..b],
+            pz: &mut state.pz[a..b],
+        };
+        step_chunk(layout.particles(), k, f, &r, &mut s);
+    }
+}
+
+/// Runs one step on all strands, single-threaded.
+pub fn step(
+    layout: &StrandLayout,
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &StrandRest<'_>,
+    state: &mut StrandState<'_>,
+) {
+    step_chunks(layout, k, f, rest, 0, state);
+}

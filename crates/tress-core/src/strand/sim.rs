@@ -1,0 +1,309 @@
+//! Owned strand buffers and the multi-threaded driver (feature `std`).
+//!
+//! [`StrandSim`] is what an engine node holds: it owns the arrays, the step
+//! clock and the colliders, and splits each frame's steps over threads by
+//! chunk. Strands never interact, so every thread runs all of the frame's
+//! steps on its own chunks with one spawn per frame, and the result is
+//! bit-identical to the single-threaded step.
+
+// The crate links `std` (not a separate `alloc`) under this feature.
+#![allow(clippy::std_instead_of_alloc)]
+
+use std::{vec, vec::Vec};
+
+use super::buffers::{StrandRest, StrandState, fill_rest};
+use super::frame::{HeadPose, StepFrame};
+use super::layout::{LayoutError, StrandLayout};
+use super::metrics::{LengthError, length_error, penetrations};
+use super::params::{StepCoefs, StrandParams};
+use super::schedule::{Schedule, StepClock};
+use super::step_chunks;
+use crate::collide::{Collider, WorldCollider};
+use crate::math::{Real, Vec3};
+
+/// A groom's strands with their owned buffers, parameters and clock.
+#[derive(Debug)]
+pub struct StrandSim {
+    layout: StrandLayout,
+    rest: [Vec<Real>; 5],
+    state: [Vec<Real>; 6],
+    params: StrandParams,
+    clock: StepClock,
+    head_colliders: Vec<Collider>,
+    world_colliders: Vec<WorldCollider>,
+    threads: usize,
+    last_pose: HeadPose,
+    frames: Vec<StepFrame>,
+}
+
+fn rest_view<'a>(r: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
+    StrandRest {
+        x: &r[0],
+        y: &r[1],
+        z: &r[2],
+        len: &r[3],
+        inv_len: &r[4],
+    }
+}
+
+fn state_view<'a>(s: &'a mut [Vec<Real>; 6]) -> StrandState<'a> {
+    let [x, y, z, px, py, pz] = s;
+    StrandState {
+        x,
+        y,
+        z,
+        px,
+        py,
+        pz,
+    }
+}
+
+impl StrandSim {
+    /// Strands from a flat, strand-major list of groomed positions in the
+    /// head frame (`particles` per strand), placed at rest at `pose`.
+    ///
+    /// # Errors
+    /// [`LayoutError`] when the counts are out of range or `points` is not a
+    /// whole number of strands.
+    pub fn from_points(
+        particles: usize,
+        points: &[Vec3],
+        params: StrandParams,
+        schedule: Schedule,
+        pose: HeadPose,
+    ) -> Result<Self, LayoutError> {
+        if particles == 0 || points.is_empty() || !points.len().is_multiple_of(particles) {
+            return Err(if points.is_empty() {
+                LayoutError::NoStrands
+            } else {
+                LayoutError::ParticlesOutOfRange(particles)
+            });
+        }
+        let layout = StrandLayout::new(points.len() / particles, particles)?;
+        let n = layout.len();
+        let mut rest = [
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+        ];
+        {
+            let [x, y, z, len, inv] = &mut rest;
+            fill_rest(&layout, |s, p| points[s * particles + p], x, y, z, len, inv)
+                .map_err(|_| LayoutError::TooLarge)?;
+        }
+        let mut sim = Self {
+            layout,
+            rest,
+            state: [
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![0.0; n],
+            ],
+            params,
+            clock: StepClock::new(schedule),
+            head_colliders: Vec::new(),
+            world_colliders: Vec::new(),
+            threads: 1,
+            last_pose: pose,
+            frames: Vec::with_capacity(16),
+        };
+        sim.reset(pose);
+        Ok(sim)
+    }
+
+    /// Puts every strand back at its groomed pose carried by `pose`, at rest,
+    /// and restarts the clock.
+    pub fn reset(&mut self, pose: HeadPose) {
+        let rest = rest_view(&self.rest);
+        let mut st = state_view(&mut self.state);
+        st.reset_to_rest(
+            &rest,
+            crate::math::Mat3::from_quat(pose.rotation),
+            pose.translation,
+        );
+        self.clock = StepClock::new(self.clock.schedule());
+        self.last_pose = pose;
+    }
+
+    /// Buffer layout (for [`StrandLayout::index`]).
+    #[must_use]
+    pub fn layout(&self) -> &StrandLayout {
+        &self.layout
+    }
+
+    /// Parameters.
+    #[must_use]
+    pub fn params(&self) -> &StrandParams {
+        &self.params
+    }
+
+    /// Replaces the parameters; takes effect at the next step.
+    pub fn set_params(&mut self, params: StrandParams) {
+        self.params = params;
+    }
+
+    /// Colliders authored in the head frame (posed with the head every step).
+    pub fn set_head_colliders(&mut self, colliders: &[Collider]) {
+        self.head_colliders.clear();
+        self.head_colliders.extend_from_slice(colliders);
+    }
+
+    /// Colliders already in world space (body parts the caller poses).
+    pub fn set_world_colliders(&mut self, colliders: &[WorldCollider]) {
+        self.world_colliders.clear();
+        self.world_colliders.extend_from_slice(colliders);
+    }
+
+    /// Threads to split strands over (1 = run on the caller's thread).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The step clock.
+    #[must_use]
+    pub fn clock(&self) -> &StepClock {
+        &self.clock
+    }
+
+    /// Advances by a frame of `dt` seconds; `pose_at(time, fraction)` gives
+    /// the head pose at the end of each step (`time` is simulated seconds
+    /// since reset, `fraction` where that falls inside this frame). Returns
+    /// the number of steps run.
+    pub fn advance(&mut self, dt: Real, mut pose_at: impl FnMut(f64, Real) -> HeadPose) -> u32 {
+        let plan = self.clock.advance(dt);
+        let mut frames = core::mem::take(&mut self.frames);
+        frames.clear();
+        for j in 0..plan.count {
+            let pose = pose_at(plan.time(j), plan.fraction(j));
+            frames.push(StepFrame::new(
+                &pose,
+                &self.head_colliders,
+                &self.world_colliders,
+            ));
+            self.last_pose = pose;
+        }
+        let k = StepCoefs::new(&self.params, plan.h, self.layout.particles());
+        self.run(&k, &frames);
+        self.frames = frames;
+        plan.count
+    }
+
+    /// Advances by a frame that ends with the head at `pose`, interpolating
+    /// from the previous frame's pose for intermediate steps.
+    pub fn advance_to(&mut self, dt: Real, pose: HeadPose) -> u32 {
+        let from = self.last_pose;
+        self.advance(dt, |_, t| from.lerp(&pose, t))
+    }
+
+    /// One step of `h` seconds with the head at `pose`, outside the clock.
+    pub fn step_once(&mut self, h: Real, pose: HeadPose) {
+        let mut frames = core::mem::take(&mut self.frames);
+        frames.clear();
+        frames.push(StepFrame::new(
+            &pose,
+            &self.head_colliders,
+            &self.world_colliders,
+        ));
+        self.last_pose = pose;
+        let k = StepCoefs::new(&self.params, h, self.layout.particles());
+        self.run(&k, &frames);
+        self.frames = frames;
+    }
+
+    fn run(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
+        let layout = self.layout;
+        let rest = rest_view(&self.rest);
+        let state = state_view(&mut self.state);
+        let chunks = layout.chunks();
+        let threads = self.threads.min(chunks);
+        if threads <= 1 {
+            let mut state = state;
+            for f in frames {
+                step_chunks(&layout, k, f, &rest, 0, &mut state);
+            }
+            return;
+        }
+        let per = chunks.div_ceil(threads);
+        std::thread::scope(|scope| {
+            let mut remaining = state;
+            let mut first = 0;
+            while first + per < chunks {
+                let (mut mine, rest_of) = remaining.split_at_chunk(&layout, per);
+                remaining = rest_of;
+                let f0 = first;
+                let rest = &rest;
+                scope.spawn(move || {
+                    for f in frames {
+                        step_chunks(&layout, k, f, rest, f0, &mut mine);
+                    }
+                });
+                first += per;
+            }
+            // The caller's thread takes the last range instead of idling.
+            for f in frames {
+                step_chunks(&layout, k, f, &rest, first, &mut remaining);
+            }
+        });
+    }
+
+    /// Rest (groom) arrays.
+    #[must_use]
+    pub fn rest(&self) -> StrandRest<'_> {
+        rest_view(&self.rest)
+    }
+
+    /// Live arrays, for callers that read or edit them in place.
+    pub fn state_mut(&mut self) -> StrandState<'_> {
+        state_view(&mut self.state)
+    }
+
+    /// Current position of particle `particle` of strand `strand`.
+    #[must_use]
+    pub fn point(&self, strand: usize, particle: usize) -> Vec3 {
+        let i = self.layout.index(strand, particle);
+        Vec3::new(self.state[0][i], self.state[1][i], self.state[2][i])
+    }
+
+    /// Current x, y, z arrays in the chunked layout (see [`StrandLayout::index`]).
+    #[must_use]
+    pub fn positions(&self) -> (&[Real], &[Real], &[Real]) {
+        (&self.state[0], &self.state[1], &self.state[2])
+    }
+
+    /// Writes current positions strand-major (`strands × particles`, real
+    /// strands only) into `out`, for building render buffers. Writes as many
+    /// as fit.
+    pub fn write_positions(&self, out: &mut [Vec3]) {
+        let m = self.layout.particles();
+        for (j, o) in out.iter_mut().take(self.layout.strands() * m).enumerate() {
+            *o = self.point(j / m, j % m);
+        }
+    }
+
+    /// Segment length error now.
+    #[must_use]
+    pub fn length_error(&mut self) -> LengthError {
+        let layout = self.layout;
+        let rest = rest_view(&self.rest);
+        let st = state_view(&mut self.state);
+        length_error(&layout, &rest, &st)
+    }
+
+    /// Free particles more than `depth` inside the colliders of the last step.
+    #[must_use]
+    pub fn penetrations(&mut self, depth: Real) -> usize {
+        let layout = self.layout;
+        let colliders: Vec<WorldCollider> = self
+            .frames
+            .last()
+            .map(|f| f.colliders.iter().copied().collect())
+            .unwrap_or_default();
+        let st = state_view(&mut self.state);
+        penetrations(&layout, &st, &colliders, depth)
+    }
+}

@@ -1,0 +1,15 @@
+//! Acceptance tests of the spring-chain solver (issue 3). Run with
+//! `cargo test -p tress-core --test spring -- --nocapture` to see the
+//! measured numbers recorded in `docs/SOLVER.md`.
+
+extern crate alloc;
+
+mod common;
+mod contact;
+mod curl;
+mod invariance;
+mod lengths;
+mod output;
+mod props;
+mod scale;
+mod vrm;

@@ -1,0 +1,229 @@
+//! `TressSpringHair`: spring-chain hair as a SkeletonModifier3D.
+
+use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
+use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D, Time};
+use godot::prelude::*;
+use tress_core::spring::{Mode, StepConfig};
+use tress_rig::Avatar;
+use tress_rig::spring_rig::{RigOptions, SpringRig};
+
+use crate::convert::{pose_and_scale, quaternion};
+
+/// Spring-chain hair driven by Tress's fixed-step solver.
+///
+/// Runs after animation in Godot's skeleton pipeline (a SkeletonModifier3D,
+/// so add it as a child of the Skeleton3D). Configure it from a VRM file with
+/// `configure_from_vrm`; it then reads the attachment and collider bones each
+/// frame, advances the solver in fixed 1/120 s substeps from whatever delta
+/// Godot gives, and writes the hair bones' rotations.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, init)]
+pub struct TressSpringHair {
+    /// Solver: 0 improved (the hairstyle's arc held in the head frame),
+    /// 1 earlier (rest direction from the bent parent: curls; for comparison),
+    /// 2 VRM-compatible (the VRMC_springBone reference update).
+    #[export(enum = (Improved = 0, Earlier = 1, VrmCompatible = 2))]
+    #[var(set = set_solver_mode)]
+    solver_mode: i32,
+    /// An attachment that jumps farther than this (metres) in one substep is
+    /// a teleport: the hair is carried along rigidly instead of exploding.
+    #[export]
+    #[var(set = set_teleport_distance)]
+    #[init(val = 1.0)]
+    teleport_distance: f32,
+    /// Substeps run by the last update.
+    last_substeps: u32,
+    /// Microseconds the last update took.
+    last_update_usec: u64,
+    avatar: Option<Avatar>,
+    rig: Option<SpringRig>,
+    /// Bone of each solver frame; `None` is the skeleton's own transform.
+    frame_bones: Vec<Option<i32>>,
+    chain_bones: Vec<Vec<i32>>,
+    base: Base<SkeletonModifier3D>,
+}
+
+fn mode_of(i: i32) -> Mode {
+    match i {
+        1 => Mode::Earlier,
+        2 => Mode::VrmCompatible,
+        _ => Mode::Improved,
+    }
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for TressSpringHair {
+    fn process_modification(&mut self) {
+        let start = Time::singleton().get_ticks_usec();
+        let Some(mut skel) = self.base().get_skeleton() else {
+            return;
+        };
+        let dt = match skel.get_modifier_callback_mode_process() {
+            ModifierCallbackModeProcess::PHYSICS => self.base().get_physics_process_delta_time(),
+            _ => self.base().get_process_delta_time(),
+        } as f32;
+        let Some(rig) = self.rig.as_mut() else {
+            return;
+        };
+        let skel_xf = skel.get_global_transform();
+        for (fi, bone) in self.frame_bones.iter().enumerate() {
+            let xf = match bone {
+                Some(b) => skel_xf * skel.get_bone_global_pose(*b),
+                None => skel_xf,
+            };
+            rig.world.set_frame_pose(fi, pose_and_scale(&xf).0);
+        }
+        let (_, scale) = pose_and_scale(&skel_xf);
+        if (rig.world.scale() - scale).abs() > 1e-6 {
+            rig.world.set_scale(scale);
+        }
+        self.last_substeps = rig.advance(dt);
+        for (ci, bones) in self.chain_bones.iter().enumerate() {
+            for (k, out) in rig.outputs(ci).iter().enumerate() {
+                let bone = bones[k];
+                if bone >= 0 {
+                    skel.set_bone_pose_rotation(bone, quaternion(out.local_rot));
+                }
+            }
+        }
+        self.last_update_usec = Time::singleton().get_ticks_usec() - start;
+    }
+}
+
+#[godot_api]
+impl TressSpringHair {
+    /// Reads the springs and colliders of a `.vrm` file and builds the
+    /// solver for the parent Skeleton3D, whose bone names must equal the
+    /// file's node names (as Godot's GLTFDocument makes them). Returns false,
+    /// with the reason in the log, when the file cannot be used.
+    #[func]
+    pub fn configure_from_vrm(&mut self, path: GString) -> bool {
+        let file = path.to_string();
+        match tress_rig::load_path(&file) {
+            Ok(avatar) => {
+                for w in &avatar.warnings {
+                    godot_warn!("TressSpringHair: {file}: {w}");
+                }
+                self.avatar = Some(avatar);
+                self.rebuild()
+            }
+            Err(e) => {
+                godot_error!("TressSpringHair: cannot use '{file}': {e}");
+                false
+            }
+        }
+    }
+
+    /// Puts every chain back to its rest pose under the current attachment.
+    #[func]
+    pub fn reset(&mut self) {
+        if let Some(rig) = self.rig.as_mut() {
+            rig.world.reset();
+        }
+    }
+
+    /// Number of simulated chains.
+    #[func]
+    pub fn chain_count(&self) -> i32 {
+        self.chain_bones.len() as i32
+    }
+
+    /// Number of simulated joints.
+    #[func]
+    pub fn joint_count(&self) -> i32 {
+        self.chain_bones.iter().map(Vec::len).sum::<usize>() as i32
+    }
+
+    /// Substeps run by the last update.
+    #[func]
+    pub fn get_last_substeps(&self) -> i32 {
+        self.last_substeps as i32
+    }
+
+    /// Microseconds the last hair update took.
+    #[func]
+    pub fn get_last_update_usec(&self) -> i64 {
+        self.last_update_usec as i64
+    }
+
+    /// Changes the solver mode (rebuilds the chains at their current pose).
+    #[func]
+    pub fn set_solver_mode(&mut self, mode: i32) {
+        self.solver_mode = mode.clamp(0, 2);
+        if self.avatar.is_some() {
+            self.rebuild();
+        }
+    }
+
+    /// Changes the teleport threshold without a reset.
+    #[func]
+    pub fn set_teleport_distance(&mut self, metres: f32) {
+        self.teleport_distance = metres;
+        if let Some(rig) = self.rig.as_mut() {
+            let mut c = rig.world.config();
+            c.teleport_distance = metres;
+            rig.world.set_config(c);
+        }
+    }
+
+    fn rebuild(&mut self) -> bool {
+        let Some(avatar) = self.avatar.as_ref() else {
+            return false;
+        };
+        let Some(skel) = self.base().get_skeleton() else {
+            godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
+            return false;
+        };
+        let opts = RigOptions {
+            mode: mode_of(self.solver_mode),
+            config: StepConfig {
+                teleport_distance: self.teleport_distance,
+                ..StepConfig::default()
+            },
+            ..RigOptions::default()
+        };
+        let rig = match SpringRig::build(avatar, &opts) {
+            Ok(r) => r,
+            Err(e) => {
+                godot_error!("TressSpringHair: {e}");
+                return false;
+            }
+        };
+        for n in &rig.notes {
+            godot_warn!("TressSpringHair: {n}");
+        }
+        let bone = |node: usize| -> i32 { find_bone(&skel, &avatar.nodes[node].name) };
+        let frame_bones: Vec<Option<i32>> = rig.frame_nodes.iter().map(|n| n.map(bone)).collect();
+        for (i, b) in frame_bones.iter().enumerate() {
+            if let (Some(b), Some(node)) = (b, rig.frame_nodes[i])
+                && *b < 0
+            {
+                godot_error!(
+                    "TressSpringHair: node '{}' (a hair attachment or collider) is not a bone of {}",
+                    avatar.nodes[node].name,
+                    skel.get_name()
+                );
+                return false;
+            }
+        }
+        let chain_bones: Vec<Vec<i32>> = rig
+            .chains
+            .iter()
+            .map(|c| c.nodes.iter().map(|&n| bone(n)).collect())
+            .collect();
+        let missing: usize = chain_bones.iter().flatten().filter(|&&b| b < 0).count();
+        if missing > 0 {
+            godot_warn!(
+                "TressSpringHair: {missing} hair joints are not skeleton bones; they stay still"
+            );
+        }
+        self.frame_bones = frame_bones;
+        self.chain_bones = chain_bones;
+        self.rig = Some(rig);
+        true
+    }
+}
+
+fn find_bone(skel: &Gd<Skeleton3D>, name: &str) -> i32 {
+    skel.find_bone(name)
+}

@@ -1,0 +1,454 @@
+//! `TressStrandHair`: TressFX-style strand hair drawn as camera-facing ribbons.
+
+use godot::classes::mesh::{ArrayCustomFormat, ArrayFormat, ArrayType, PrimitiveType};
+use godot::classes::rendering_server::ArrayFormat as RsArrayFormat;
+use godot::classes::{
+    ArrayMesh, CapsuleShape3D, CollisionShape3D, INode3D, MeshInstance3D, Node3D, RenderingServer,
+    ResourceLoader, Shader, ShaderMaterial, SphereShape3D, Time,
+};
+use godot::obj::EngineBitfield;
+use godot::prelude::*;
+use tress_core::collide::{Collider, WorldCollider};
+use tress_core::math::Vec3;
+use tress_core::strand::{HeadPose, PassCounts, Schedule, StrandParams, StrandSim};
+
+use crate::convert::{pose_and_scale, vec3, vector3};
+
+const SHADER: &str = "res://strands/hair_ribbon.gdshader";
+
+/// Strand hair: thousands of particle strands with momentum, shape and
+/// length constraints and collisions, drawn as camera-facing ribbons.
+///
+/// The groom (`.tfx` or OBJ polylines) is authored in model space;
+/// `groom_origin` is the groom point that sits at the attachment's origin.
+/// Roots follow `attach_to` (default: the parent node). Every
+/// `CollisionShape3D` child with a sphere or capsule shape is a collider.
+#[derive(GodotClass)]
+#[class(base = Node3D, init)]
+pub struct TressStrandHair {
+    /// Groom file: TressFX `.tfx` or OBJ polylines.
+    #[export(file = "*.tfx,*.obj")]
+    groom_path: GString,
+    /// The groom point that coincides with the attachment's origin.
+    #[export]
+    groom_origin: Vector3,
+    /// Node3D the roots are carried by; empty means the parent.
+    #[export]
+    attach_to: NodePath,
+    /// Particles per strand after resampling (4..64).
+    #[export(range = (4.0, 64.0))]
+    #[init(val = 16)]
+    particles: i32,
+    /// Fraction of the groom's strands simulated and drawn (level of detail).
+    #[export(range = (0.01, 1.0))]
+    #[init(val = 1.0)]
+    strand_fraction: f32,
+    /// Global and local shape constraints on (off = "gravity and length only").
+    #[export]
+    #[init(val = true)]
+    shape_constraints: bool,
+    /// Collisions with the CollisionShape3D children on.
+    #[export]
+    #[init(val = true)]
+    collisions: bool,
+    /// Fraction of the distance to the groomed position removed per 1/60 s.
+    #[export(range = (0.0, 1.0))]
+    #[init(val = 0.1)]
+    global_stiffness: f32,
+    /// Fraction of each segment's shape error removed per 1/60 s.
+    #[export(range = (0.0, 1.0))]
+    #[init(val = 0.6)]
+    local_stiffness: f32,
+    /// Length (Follow-The-Leader) iterations per step.
+    #[export(range = (1.0, 4.0))]
+    #[init(val = 2)]
+    length_iterations: i32,
+    /// Velocity decay rate, 1/s.
+    #[export]
+    #[init(val = 1.5)]
+    damping: f32,
+    /// Gravity, m/s².
+    #[export]
+    #[init(val = Vector3::new(0.0, -9.81, 0.0))]
+    gravity: Vector3,
+    /// Worker threads (1 = the main thread only).
+    #[export(range = (1.0, 16.0))]
+    #[init(val = 2)]
+    threads: i32,
+    sim: Option<StrandSim>,
+    mesh: Option<Gd<ArrayMesh>>,
+    instance: Option<Gd<MeshInstance3D>>,
+    vertex_bytes: PackedByteArray,
+    attr_bytes: PackedByteArray,
+    layout: BufferLayout,
+    points: Vec<Vec3>,
+    colliders: Vec<WorldCollider>,
+    last_pose: Option<HeadPose>,
+    last_update_usec: u64,
+    base: Base<Node3D>,
+}
+
+/// Where each value goes in Godot's vertex and attribute buffers.
+#[derive(Default, Clone, Copy)]
+struct BufferLayout {
+    vertex_stride: usize,
+    attr_stride: usize,
+    custom0: usize,
+}
+
+#[godot_api]
+impl INode3D for TressStrandHair {
+    fn ready(&mut self) {
+        if !self.groom_path.is_empty() && self.sim.is_none() {
+            let path = self.groom_path.clone();
+            self.load_groom(path);
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        let start = Time::singleton().get_ticks_usec();
+        let Some(pose) = self.attachment_pose() else {
+            return;
+        };
+        self.collect_colliders();
+        let params = self.params();
+        let prev = self.last_pose.unwrap_or(pose);
+        let Some(sim) = self.sim.as_mut() else {
+            return;
+        };
+        sim.set_params(params);
+        sim.set_world_colliders(&self.colliders);
+        sim.advance(delta as f32, |_, t| prev.lerp(&pose, t));
+        self.last_pose = Some(pose);
+        self.upload();
+        self.last_update_usec = Time::singleton().get_ticks_usec() - start;
+    }
+}
+
+#[godot_api]
+impl TressStrandHair {
+    /// Loads a groom and builds the simulation and ribbons. Returns false
+    /// (with the reason in the log) when the file cannot be used.
+    #[func]
+    pub fn load_groom(&mut self, path: GString) -> bool {
+        let file = crate::avatar::globalize(&path);
+        let groom = match load_any_groom(&file) {
+            Ok(g) => g,
+            Err(e) => {
+                godot_error!("TressStrandHair: cannot load groom '{path}': {e}");
+                return false;
+            }
+        };
+        let m = self.particles.clamp(4, 64) as usize;
+        let groom = match groom.resampled(m) {
+            Ok(g) => g,
+            Err(e) => {
+                godot_error!("TressStrandHair: cannot resample '{path}' to {m} particles: {e}");
+                return false;
+            }
+        };
+        let total = groom.strand_count();
+        let keep = ((total as f32 * self.strand_fraction.clamp(0.01, 1.0)) as usize).max(1);
+        let origin = vec3(self.groom_origin);
+        let mut pts = Vec::with_capacity(keep * m);
+        for i in 0..keep {
+            // An even subset: strand i of `keep` maps to strand i·total/keep.
+            let s = i * total / keep;
+            pts.extend(groom.strand(s).iter().map(|p| *p - origin));
+        }
+        let pose = self.attachment_pose().unwrap_or(HeadPose::IDENTITY);
+        let sim = match StrandSim::from_points(m, &pts, self.params(), Schedule::FIXED_120, pose) {
+            Ok(mut s) => {
+                s.set_threads(self.threads.max(1) as usize);
+                s
+            }
+            Err(e) => {
+                godot_error!("TressStrandHair: '{path}' gives no usable strands: {e:?}");
+                return false;
+            }
+        };
+        self.points = vec![Vec3::ZERO; keep * m];
+        self.sim = Some(sim);
+        self.last_pose = Some(pose);
+        self.groom_path = path;
+        self.build_mesh(keep, m);
+        self.upload();
+        true
+    }
+
+    /// Puts every strand back at its groomed pose.
+    #[func]
+    pub fn reset(&mut self) {
+        let pose = self.attachment_pose().unwrap_or(HeadPose::IDENTITY);
+        if let Some(sim) = self.sim.as_mut() {
+            sim.reset(pose);
+        }
+        self.last_pose = Some(pose);
+    }
+
+    /// Simulated strands.
+    #[func]
+    pub fn strand_count(&self) -> i32 {
+        self.sim.as_ref().map_or(0, |s| s.layout().strands() as i32)
+    }
+
+    /// Free particles (all but roots) more than `depth` metres inside any
+    /// collider of the last step.
+    #[func]
+    pub fn count_penetrations(&mut self, depth: f32) -> i32 {
+        self.sim
+            .as_mut()
+            .map_or(0, |s| s.penetrations(depth) as i32)
+    }
+
+    /// Particles (free ones) more than `depth` inside a sphere, whatever the
+    /// node's own collider settings: lets a test check the baseline too.
+    #[func]
+    pub fn count_inside_sphere(&self, centre: Vector3, radius: f32, depth: f32) -> i32 {
+        let Some(sim) = self.sim.as_ref() else {
+            return 0;
+        };
+        let (c, m) = (vec3(centre), sim.layout().particles());
+        let mut n = 0;
+        for s in 0..sim.layout().strands() {
+            for p in 1..m {
+                if (sim.point(s, p) - c).length() < radius - depth {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Largest relative segment length error now.
+    #[func]
+    pub fn max_length_error(&mut self) -> f32 {
+        self.sim.as_mut().map_or(0.0, |s| s.length_error().max)
+    }
+
+    /// Microseconds the last update (simulation and upload) took.
+    #[func]
+    pub fn get_last_update_usec(&self) -> i64 {
+        self.last_update_usec as i64
+    }
+
+    /// Current position of one particle.
+    #[func]
+    pub fn get_particle(&self, strand: i32, particle: i32) -> Vector3 {
+        match self.sim.as_ref() {
+            Some(s)
+                if strand >= 0
+                    && particle >= 0
+                    && (strand as usize) < s.layout().strands()
+                    && (particle as usize) < s.layout().particles() =>
+            {
+                vector3(s.point(strand as usize, particle as usize))
+            }
+            _ => Vector3::ZERO,
+        }
+    }
+
+    fn params(&self) -> StrandParams {
+        let mut p = if self.shape_constraints {
+            StrandParams::default()
+        } else {
+            StrandParams::baseline()
+        };
+        if self.shape_constraints {
+            p.global_stiffness = self.global_stiffness.clamp(0.0, 1.0);
+            p.local_stiffness = self.local_stiffness.clamp(0.0, 1.0);
+        }
+        p.damping = self.damping.max(0.0);
+        p.gravity = vec3(self.gravity);
+        let length = self.length_iterations.clamp(1, 4) as u8;
+        p.passes = PassCounts {
+            length,
+            collision: if self.collisions {
+                p.passes.collision.max(1)
+            } else {
+                0
+            },
+            ..p.passes
+        };
+        if !self.collisions {
+            p.collide_in_length = false;
+        }
+        p
+    }
+
+    fn attachment_pose(&self) -> Option<HeadPose> {
+        let node: Gd<Node3D> = if self.attach_to.is_empty() {
+            self.base().get_parent()?.try_cast::<Node3D>().ok()?
+        } else {
+            self.base().try_get_node_as::<Node3D>(&self.attach_to)?
+        };
+        let (pose, _) = pose_and_scale(&node.get_global_transform());
+        Some(HeadPose::new(pose.rot, pose.pos))
+    }
+
+    fn collect_colliders(&mut self) {
+        self.colliders.clear();
+        if !self.collisions {
+            return;
+        }
+        for child in self.base().get_children().iter_shared() {
+            let Ok(cs) = child.try_cast::<CollisionShape3D>() else {
+                continue;
+            };
+            if cs.is_disabled() {
+                continue;
+            }
+            let (pose, scale) = pose_and_scale(&cs.get_global_transform());
+            let shape = cs.get_shape();
+            let collider = if let Some(s) = shape
+                .clone()
+                .and_then(|s| s.try_cast::<SphereShape3D>().ok())
+            {
+                Collider::sphere(Vec3::ZERO, s.get_radius())
+            } else if let Some(c) = shape.and_then(|s| s.try_cast::<CapsuleShape3D>().ok()) {
+                // Godot capsules run along local Y; height includes the caps.
+                let half = (c.get_height() * 0.5 - c.get_radius()).max(0.0);
+                Collider::capsule(
+                    Vec3::new(0.0, -half, 0.0),
+                    Vec3::new(0.0, half, 0.0),
+                    c.get_radius(),
+                )
+            } else {
+                continue;
+            };
+            if self.colliders.len() < tress_core::strand::MAX_COLLIDERS {
+                self.colliders
+                    .push(collider.posed(pose.pos, pose.rot, scale));
+            }
+        }
+    }
+
+    /// Builds the ribbon mesh: two vertices per particle, two triangles per
+    /// segment; UV.x the side, UV.y the position along the strand.
+    fn build_mesh(&mut self, strands: usize, m: usize) {
+        let n = strands * m * 2;
+        let mut verts = PackedVector3Array::new();
+        let mut uvs = PackedVector2Array::new();
+        let mut custom = PackedFloat32Array::new();
+        let mut indices = PackedInt32Array::new();
+        for s in 0..strands {
+            for p in 0..m {
+                let along = p as f32 / (m - 1) as f32;
+                let at = vector3(self.points.get(s * m + p).copied().unwrap_or_default());
+                for side in [-1.0f32, 1.0] {
+                    verts.push(at);
+                    uvs.push(Vector2::new(side, along));
+                    custom.extend([0.0, 1.0, 0.0]);
+                }
+                if p + 1 < m {
+                    let a = ((s * m + p) * 2) as i32;
+                    indices.extend([a, a + 1, a + 2, a + 1, a + 3, a + 2]);
+                }
+            }
+        }
+        let mut arrays = VarArray::new();
+        arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
+        arrays.set(ArrayType::VERTEX.ord() as usize, &verts.to_variant());
+        arrays.set(ArrayType::TEX_UV.ord() as usize, &uvs.to_variant());
+        arrays.set(ArrayType::CUSTOM0.ord() as usize, &custom.to_variant());
+        arrays.set(ArrayType::INDEX.ord() as usize, &indices.to_variant());
+        let custom_fmt =
+            (ArrayCustomFormat::RGB_FLOAT.ord() as u64) << ArrayFormat::CUSTOM0_SHIFT.ord();
+        let flags = ArrayFormat::from_ord(ArrayFormat::FLAG_USE_DYNAMIC_UPDATE.ord() | custom_fmt);
+        let mut mesh = ArrayMesh::new_gd();
+        mesh.add_surface_from_arrays_ex(PrimitiveType::TRIANGLES, &arrays)
+            .flags(flags)
+            .done();
+        let fmt = RsArrayFormat::from_ord(mesh.surface_get_format(0).ord());
+        let rs = RenderingServer::singleton();
+        let vc = n as i32;
+        self.layout = BufferLayout {
+            vertex_stride: rs.mesh_surface_get_format_vertex_stride(fmt, vc) as usize,
+            attr_stride: rs.mesh_surface_get_format_attribute_stride(fmt, vc) as usize,
+            custom0: rs.mesh_surface_get_format_offset(fmt, vc, ArrayType::CUSTOM0.ord()) as usize,
+        };
+        let uv_off = rs.mesh_surface_get_format_offset(fmt, vc, ArrayType::TEX_UV.ord()) as usize;
+        self.vertex_bytes.resize(n * self.layout.vertex_stride);
+        self.attr_bytes.resize(n * self.layout.attr_stride);
+        // UVs never change: write them once into the attribute buffer copy.
+        let a = self.attr_bytes.as_mut_slice();
+        for i in 0..n {
+            let side: f32 = if i % 2 == 0 { -1.0 } else { 1.0 };
+            let along = ((i / 2) % m) as f32 / (m - 1) as f32;
+            let o = i * self.layout.attr_stride + uv_off;
+            a[o..o + 4].copy_from_slice(&side.to_le_bytes());
+            a[o + 4..o + 8].copy_from_slice(&along.to_le_bytes());
+        }
+        let mut instance = match self.instance.clone() {
+            Some(i) => i,
+            None => {
+                let mut i = MeshInstance3D::new_alloc();
+                // Vertices are in world space: ignore the parent transforms.
+                i.set_as_top_level(true);
+                i.set_global_transform(Transform3D::IDENTITY);
+                self.base_mut().add_child(&i);
+                self.instance = Some(i.clone());
+                i
+            }
+        };
+        instance.set_mesh(&mesh);
+        instance.set_custom_aabb(Aabb::new(Vector3::splat(-50.0), Vector3::splat(100.0)));
+        if let Some(shader) = ResourceLoader::singleton()
+            .load(SHADER)
+            .and_then(|r| r.try_cast::<Shader>().ok())
+        {
+            let mut mat = ShaderMaterial::new_gd();
+            mat.set_shader(&shader);
+            instance.set_material_override(&mat);
+        } else {
+            godot_warn!("TressStrandHair: {SHADER} not found; ribbons use the default material");
+        }
+        self.mesh = Some(mesh);
+    }
+
+    /// Writes positions and tangents into the GPU buffers (no allocation).
+    fn upload(&mut self) {
+        let (Some(sim), Some(mesh)) = (self.sim.as_ref(), self.mesh.as_ref()) else {
+            return;
+        };
+        sim.write_positions(&mut self.points);
+        let m = sim.layout().particles();
+        let lay = self.layout;
+        let v = self.vertex_bytes.as_mut_slice();
+        let a = self.attr_bytes.as_mut_slice();
+        for (j, p) in self.points.iter().enumerate() {
+            let k = j % m;
+            let prev = if k > 0 { self.points[j - 1] } else { *p };
+            let next = if k + 1 < m { self.points[j + 1] } else { *p };
+            let t = (next - prev).normalize_or(Vec3::Y);
+            for side in 0..2 {
+                let i = j * 2 + side;
+                let o = i * lay.vertex_stride;
+                write3(&mut v[o..o + 12], *p);
+                let o = i * lay.attr_stride + lay.custom0;
+                write3(&mut a[o..o + 12], t);
+            }
+        }
+        let mut rs = RenderingServer::singleton();
+        let rid = mesh.get_rid();
+        rs.mesh_surface_update_vertex_region(rid, 0, 0, &self.vertex_bytes);
+        rs.mesh_surface_update_attribute_region(rid, 0, 0, &self.attr_bytes);
+    }
+}
+
+fn write3(out: &mut [u8], v: Vec3) {
+    out[0..4].copy_from_slice(&v.x.to_le_bytes());
+    out[4..8].copy_from_slice(&v.y.to_le_bytes());
+    out[8..12].copy_from_slice(&v.z.to_le_bytes());
+}
+
+fn load_any_groom(file: &str) -> Result<tress_rig::groom::Groom, String> {
+    let lower = file.to_ascii_lowercase();
+    if lower.ends_with(".obj") {
+        tress_rig::groom::obj::load_obj(file).map_err(|e| e.to_string())
+    } else {
+        tress_rig::groom::tfx::load_tfx(file)
+            .map(|t| t.groom)
+            .map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,92 @@
+//! Typed errors for groom files: every bad input names what was wrong.
+
+use core::fmt;
+
+/// Why a groom could not be read or built.
+#[derive(Debug)]
+pub enum GroomError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// The data ends before a structure it must contain.
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
+    /// A `.tfx` version this reader does not know.
+    UnsupportedVersion(f32),
+    /// A count in the header is impossible (zero, or too large for the file).
+    BadCount {
+        /// Which count.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+    },
+    /// A coordinate is NaN or infinite.
+    NonFinite {
+        /// Strand index.
+        strand: usize,
+        /// Vertex index in the strand.
+        vertex: usize,
+    },
+    /// A malformed line in a text file.
+    Parse {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// The file holds no usable strand.
+    Empty,
+    /// A strand with fewer than two distinct points cannot be resampled.
+    DegenerateStrand(usize),
+    /// Particles per strand outside what the solver supports.
+    BadParticleCount(usize),
+}
+
+impl fmt::Display for GroomError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io(e) => write!(f, "cannot read groom: {e}"),
+            Self::Truncated {
+                what,
+                needed,
+                available,
+            } => write!(
+                f,
+                "groom truncated: {what} needs {needed} bytes, only {available} present"
+            ),
+            Self::UnsupportedVersion(v) => {
+                write!(f, "unsupported TressFX version {v} (expected 3 or 4)")
+            }
+            Self::BadCount { what, value } => write!(f, "impossible {what}: {value}"),
+            Self::NonFinite { strand, vertex } => {
+                write!(f, "strand {strand} vertex {vertex} is not finite")
+            }
+            Self::Parse { line, message } => write!(f, "line {line}: {message}"),
+            Self::Empty => write!(f, "groom has no strands"),
+            Self::DegenerateStrand(s) => write!(f, "strand {s} has zero length"),
+            Self::BadParticleCount(m) => {
+                write!(f, "{m} particles per strand; supported range is 4..=64")
+            }
+        }
+    }
+}
+
+impl core::error::Error for GroomError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for GroomError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
+}

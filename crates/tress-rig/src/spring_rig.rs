@@ -1,0 +1,437 @@
+//! From a loaded avatar's springs to a ready-to-step tress-core spring world.
+//!
+//! [`SpringRig::build`] turns each [`SpringChain`] of an [`Avatar`] into a
+//! `tress_core::spring` chain hanging from the parent node of its first joint
+//! (usually the head), and each collider into a collider attached to its
+//! node. Every node that carries an attachment, a collider or a VRM center
+//! becomes a *frame*; the caller feeds those frames' world poses each frame
+//! (from Godot's skeleton, an animation, or [`SpringRig::rest_poses`]) and
+//! reads back per-joint rotations keyed by node.
+//!
+//! VRM parameters map onto the improved solver as documented on
+//! [`improved_params`].
+
+use glam::{Mat4, Quat, Vec3};
+use tress_core::collide::Collider as CoreCollider;
+use tress_core::math::ops;
+use tress_core::spring::{
+    ChainDesc, ContactMode, JointDesc, JointOutput, JointParams, Mode, Pose, SetupError,
+    SpringWorld, StepConfig,
+};
+
+use crate::model::{Avatar, ColliderShape, SpringChain, SpringJoint};
+
+/// The world type every avatar uses: up to 1,024 joints, 96 chains,
+/// 64 colliders and 32 attachment frames (boxed: it is large).
+pub type AvatarWorld = SpringWorld<1024, 96, 64, 32>;
+
+/// How to build the rig.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RigOptions {
+    /// Solver mode for every chain.
+    pub mode: Mode,
+    /// Contact mode for every chain (VRM-compatible chains always use the
+    /// tail point, as the reference does).
+    pub contact: ContactMode,
+    /// VRM-compatible: reproduce three-vrm's bone-length quirk.
+    pub vrm_length_quirk: bool,
+    /// Stepping policy.
+    pub config: StepConfig,
+}
+
+impl Default for RigOptions {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Improved,
+            contact: ContactMode::Segment,
+            vrm_length_quirk: false,
+            config: StepConfig::default(),
+        }
+    }
+}
+
+/// Why a rig could not be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RigError {
+    /// The avatar has more chains, joints, colliders or frames than
+    /// [`AvatarWorld`] holds.
+    Capacity(String),
+    /// A spring refers to something the solver cannot accept.
+    Invalid(String),
+}
+
+impl core::fmt::Display for RigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RigError::Capacity(s) => write!(f, "too large for the spring solver: {s}"),
+            RigError::Invalid(s) => write!(f, "invalid spring setup: {s}"),
+        }
+    }
+}
+
+impl core::error::Error for RigError {}
+
+/// One simulated chain and the nodes it drives.
+#[derive(Debug, Clone)]
+pub struct RigChain {
+    /// Spring name (or the JSON path it came from).
+    pub name: String,
+    /// Index of the chain in `avatar.springs.chains`.
+    pub spring: usize,
+    /// Node the chain hangs from (`None`: the scene root).
+    pub attachment: Option<usize>,
+    /// Nodes whose rotation the solver writes, root first.
+    pub nodes: Vec<usize>,
+    /// Index of the chain in the world.
+    pub index: usize,
+    /// Head hair, by position under the head bone or by name.
+    pub head_hair: bool,
+}
+
+/// An avatar's springs, ready to step.
+#[derive(Debug, Clone)]
+pub struct SpringRig {
+    /// The solver.
+    pub world: Box<AvatarWorld>,
+    /// Node of each frame, by frame index (`None`: the scene root, for
+    /// chains whose first joint has no parent).
+    pub frame_nodes: Vec<Option<usize>>,
+    /// The chains.
+    pub chains: Vec<RigChain>,
+    /// What was skipped and why.
+    pub notes: Vec<String>,
+}
+
+/// Maps VRM joint settings onto the improved (and earlier) solver.
+///
+/// - stiffness `s` → spring constant `k = 1000 s` 1/s² (s = 1: a 5 Hz swing);
+/// - drag `d` (the velocity kept per 60 Hz frame is `1 − d`) → damping
+///   `c = −60 ln(1 − d)` 1/s, raised to at least `√k` so the chain is never
+///   under-damped (each segment would otherwise resonate with its parent);
+/// - gravity: `gravityDir · gravityPower · 9.81` m/s² (power 1 = real gravity);
+/// - hit radius as given.
+#[must_use]
+pub fn improved_params(j: &SpringJoint) -> JointParams {
+    let k = (1000.0 * j.stiffness.max(0.0)).min(tress_core::spring::MAX_STIFFNESS);
+    let d = j.drag_force.clamp(0.0, 0.99);
+    let c = (-60.0 * ops::ln(1.0 - d)).max(ops::sqrt(k));
+    JointParams {
+        stiffness: k,
+        damping: c,
+        drag: d,
+        gravity: j.gravity_dir.normalize_or_zero() * j.gravity_power * 9.81,
+        hit_radius: j.hit_radius,
+    }
+}
+
+/// VRM joint settings as the VRM-compatible mode takes them.
+#[must_use]
+pub fn vrm_params(j: &SpringJoint) -> JointParams {
+    JointParams {
+        stiffness: j.stiffness,
+        damping: 0.0,
+        drag: j.drag_force,
+        gravity: j.gravity_dir.normalize_or_zero() * j.gravity_power,
+        hit_radius: j.hit_radius,
+    }
+}
+
+/// Uniform scale of a node's rest world matrix (1 for the scene root).
+fn scale_of(rest: &[Mat4], node: Option<usize>) -> f32 {
+    node.and_then(|n| rest.get(n))
+        .map_or(1.0, |m| m.x_axis.truncate().length())
+}
+
+/// A collider with its offsets scaled by `k` (radii stay in world units).
+fn core_collider(shape: &ColliderShape, k: f32) -> CoreCollider {
+    match *shape {
+        ColliderShape::Sphere { offset, radius } => CoreCollider::sphere(offset * k, radius),
+        ColliderShape::Capsule {
+            offset,
+            tail,
+            radius,
+        } => CoreCollider::capsule(offset * k, tail * k, radius),
+        ColliderShape::Plane { offset, normal } => CoreCollider::plane(offset * k, normal),
+        ColliderShape::InsideSphere { offset, radius } => {
+            CoreCollider::inside_sphere(offset * k, radius)
+        }
+        ColliderShape::InsideCapsule {
+            offset,
+            tail,
+            radius,
+        } => CoreCollider::inside_capsule(offset * k, tail * k, radius),
+    }
+}
+
+/// World pose (position, rotation) of a world matrix, scale dropped.
+#[must_use]
+pub fn pose_of(m: &Mat4) -> Pose {
+    let (_, rot, pos) = m.to_scale_rotation_translation();
+    Pose::new(pos, rot.normalize())
+}
+
+impl SpringRig {
+    /// Builds the rig for every spring chain of `avatar`, at its rest pose.
+    ///
+    /// # Errors
+    /// [`RigError::Capacity`] when the avatar exceeds [`AvatarWorld`];
+    /// [`RigError::Invalid`] when a chain's joints are not parented in order.
+    pub fn build(avatar: &Avatar, opts: &RigOptions) -> Result<Self, RigError> {
+        let rest = avatar.rest_world();
+        let mut rig = SpringRig {
+            world: Box::new(AvatarWorld::new(opts.config)),
+            frame_nodes: Vec::new(),
+            chains: Vec::new(),
+            notes: Vec::new(),
+        };
+        let cap = |e: SetupError, what: &str| match e {
+            SetupError::Capacity => RigError::Capacity(what.to_owned()),
+            other => RigError::Invalid(format!("{what}: {other:?}")),
+        };
+        let mut collider_index = Vec::with_capacity(avatar.springs.colliders.len());
+        for (i, c) in avatar.springs.colliders.iter().enumerate() {
+            let frame = rig.frame_for(Some(c.node), &rest)?;
+            // Offsets follow the node's scale; radii are world units, as in
+            // three-vrm.
+            let shape = core_collider(&c.shape, scale_of(&rest, Some(c.node)));
+            let idx = rig
+                .world
+                .add_collider(frame, shape)
+                .map_err(|e| cap(e, &format!("collider {i}")))?;
+            collider_index.push(idx);
+        }
+        for (ci, chain) in avatar.springs.chains.iter().enumerate() {
+            let name = chain
+                .name
+                .clone()
+                .unwrap_or_else(|| chain.source_path.clone());
+            let Some(built) = rig.chain_joints(avatar, chain, opts.mode, &name, &rest)? else {
+                continue;
+            };
+            let (attachment, root_offset, joints, nodes) = built;
+            let frame = rig.frame_for(attachment, &rest)?;
+            let center = match chain.center {
+                Some(c) if opts.mode == Mode::VrmCompatible => Some(rig.frame_for(Some(c), &rest)?),
+                _ => None,
+            };
+            let mut mask = 0u64;
+            for &g in &chain.collider_groups {
+                if let Some(group) = avatar.springs.collider_groups.get(g) {
+                    for &c in &group.colliders {
+                        if let Some(&bit) = collider_index.get(c) {
+                            mask |= 1u64 << bit;
+                        }
+                    }
+                }
+            }
+            let desc = ChainDesc {
+                frame,
+                root_offset,
+                mode: opts.mode,
+                contact: if opts.mode == Mode::VrmCompatible {
+                    ContactMode::Tail
+                } else {
+                    opts.contact
+                },
+                collider_mask: mask,
+                center,
+                vrm_length_quirk: opts.vrm_length_quirk,
+            };
+            let index = rig
+                .world
+                .add_chain(desc, &joints)
+                .map_err(|e| cap(e, &format!("chain {ci} ({name})")))?;
+            rig.chains.push(RigChain {
+                name,
+                spring: ci,
+                attachment,
+                nodes,
+                index,
+                head_hair: chain.is_head_hair(),
+            });
+        }
+        // Start every chain at rest under the rest poses (a zero-length
+        // frame runs no substep), as three-vrm's setInitState does.
+        rig.world.advance(0.0);
+        Ok(rig)
+    }
+
+    fn frame_for(&mut self, node: Option<usize>, rest: &[Mat4]) -> Result<usize, RigError> {
+        if let Some(i) = self.frame_nodes.iter().position(|&n| n == node) {
+            return Ok(i);
+        }
+        let pose = match node {
+            None => Pose::IDENTITY,
+            Some(n) => pose_of(
+                rest.get(n)
+                    .ok_or_else(|| RigError::Invalid(format!("node {n} does not exist")))?,
+            ),
+        };
+        let i = self
+            .world
+            .add_frame(pose)
+            .map_err(|_| RigError::Capacity(format!("more than 32 frames (node {node:?})")))?;
+        self.frame_nodes.push(node);
+        Ok(i)
+    }
+
+    /// Attachment node, root offset, joint descriptions and driven nodes.
+    #[allow(clippy::type_complexity)]
+    fn chain_joints(
+        &mut self,
+        avatar: &Avatar,
+        chain: &SpringChain,
+        mode: Mode,
+        name: &str,
+        rest: &[Mat4],
+    ) -> Result<Option<(Option<usize>, Vec3, Vec<JointDesc>, Vec<usize>)>, RigError> {
+        let n = chain.simulated_len();
+        if n == 0 {
+            self.notes.push(format!(
+                "{name}: no segment to simulate (one joint, no tail)"
+            ));
+            return Ok(None);
+        }
+        let first = &avatar.nodes[chain.joints[0].node];
+        let attachment = first.parent;
+        let mut joints = Vec::with_capacity(n);
+        let mut nodes = Vec::with_capacity(n);
+        for i in 0..n {
+            let j = &chain.joints[i];
+            let node = &avatar.nodes[j.node];
+            let offset = match chain.joints.get(i + 1) {
+                Some(next) => {
+                    let child = &avatar.nodes[next.node];
+                    if child.parent != Some(j.node) {
+                        return Err(RigError::Invalid(format!(
+                            "{name}: joint {} ({}) is not a child of joint {i} ({})",
+                            i + 1,
+                            child.name,
+                            node.name
+                        )));
+                    }
+                    child.translation
+                }
+                None => chain.virtual_tail.unwrap_or(Vec3::new(0.0, -0.07, 0.0)),
+            } * scale_of(rest, Some(j.node));
+            let params = match mode {
+                Mode::VrmCompatible => vrm_params(j),
+                Mode::Improved | Mode::Earlier => improved_params(j),
+            };
+            joints.push(JointDesc {
+                local_rot: node.rotation.normalize(),
+                offset,
+                params,
+            });
+            nodes.push(j.node);
+        }
+        let root_offset = first.translation * scale_of(rest, attachment);
+        Ok(Some((attachment, root_offset, joints, nodes)))
+    }
+
+    /// Rest world poses of the frames (for tests and tools without a skeleton).
+    #[must_use]
+    pub fn rest_poses(&self, avatar: &Avatar) -> Vec<Pose> {
+        let rest = avatar.rest_world();
+        self.frame_nodes
+            .iter()
+            .map(|n| n.map_or(Pose::IDENTITY, |n| pose_of(&rest[n])))
+            .collect()
+    }
+
+    /// Sets every frame's pose for the coming [`advance`](Self::advance).
+    pub fn set_frame_poses(&mut self, poses: &[Pose]) {
+        for (i, p) in poses.iter().enumerate() {
+            self.world.set_frame_pose(i, *p);
+        }
+    }
+
+    /// Advances by one frame of `dt` seconds; returns the substeps run.
+    pub fn advance(&mut self, dt: f32) -> u32 {
+        self.world.advance(dt)
+    }
+
+    /// Per-joint output of chain `chain` (index into [`chains`](Self::chains)).
+    #[must_use]
+    pub fn outputs(&self, chain: usize) -> Vec<JointOutput> {
+        let c = &self.chains[chain];
+        let mut out = vec![JointOutput::default(); c.nodes.len()];
+        let n = self.world.outputs(c.index, &mut out);
+        out.truncate(n);
+        out
+    }
+
+    /// Total simulated joints.
+    #[must_use]
+    pub fn joint_count(&self) -> usize {
+        self.chains.iter().map(|c| c.nodes.len()).sum()
+    }
+}
+
+/// The rotation that carries a rest direction onto a simulated one, for
+/// callers that only have positions.
+#[must_use]
+pub fn swing(from: Vec3, to: Vec3) -> Quat {
+    let (a, b) = (from.normalize_or_zero(), to.normalize_or_zero());
+    if a == Vec3::ZERO || b == Vec3::ZERO {
+        Quat::IDENTITY
+    } else {
+        Quat::from_rotation_arc(a, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::avatar::{self, Variant};
+
+    fn built_in() -> Avatar {
+        crate::load_bytes(&avatar::build(Variant::Standard).0, None).expect("built-in avatar loads")
+    }
+
+    #[test]
+    fn built_in_avatar_rigs_every_lock() {
+        let a = built_in();
+        let rig = SpringRig::build(&a, &RigOptions::default()).expect("rig");
+        assert_eq!(rig.chains.len(), 8);
+        // 4 bangs × 4 + 2 sides × 4 + 2 long × 6 simulated segments.
+        assert_eq!(rig.joint_count(), 4 * 4 + 2 * 4 + 2 * 6);
+        let head = a.node_by_name("Head").expect("Head");
+        assert!(
+            rig.chains
+                .iter()
+                .all(|c| c.attachment == Some(head) && c.head_hair)
+        );
+    }
+
+    #[test]
+    fn still_avatar_keeps_bone_lengths_and_stays_near_rest() {
+        let a = built_in();
+        let mut rig = SpringRig::build(&a, &RigOptions::default()).expect("rig");
+        let poses = rig.rest_poses(&a);
+        let rest = a.rest_world();
+        for _ in 0..240 {
+            rig.set_frame_poses(&poses);
+            rig.advance(1.0 / 60.0);
+        }
+        for c in 0..rig.chains.len() {
+            let out = rig.outputs(c);
+            for (k, o) in out.iter().enumerate() {
+                let node = rig.chains[c].nodes[k];
+                let rest_origin = rest[node].w_axis.truncate();
+                assert!(
+                    (o.origin - rest_origin).length() < 0.02,
+                    "{}: joint {k} sagged {} m",
+                    rig.chains[c].name,
+                    (o.origin - rest_origin).length()
+                );
+                let len = (o.tail - o.origin).length();
+                let rest_len = match rig.chains[c].nodes.get(k + 1) {
+                    Some(&n) => (rest[n].w_axis - rest[node].w_axis).truncate().length(),
+                    None => continue,
+                };
+                assert!((len - rest_len).abs() <= 1e-5 * rest_len.max(1.0) + 1e-6);
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The third-party grooms (`../shared/assets`, never copied into the repo):
+//! each loads, resamples and simulates 10 s of the turning head with finite
+//! output; a corrupt `.tfx` is an error, not a panic.
+//!
+//! Missing assets print a loud SKIPPED line, and fail when `CI` is set.
+
+use std::path::PathBuf;
+
+use glam::{Quat, Vec3};
+use tress_core::strand::{Schedule, StrandParams};
+use tress_rig::groom::scene::{sim_for_groom, turning_pose};
+use tress_rig::groom::tfx::{load_tfx, read_tfx};
+use tress_rig::groom::{Groom, GroomError, obj::load_obj};
+
+fn asset(rel: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/assets")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: {} not found", p.display());
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "asset {rel} missing under CI"
+        );
+        None
+    }
+}
+
+/// Simulates `groom` (metres, head frame = file frame) for 10 s of the
+/// turning head about its root centroid and checks every particle is finite.
+fn simulate_10s(name: &str, groom: &Groom, particles: usize) {
+    let roots: Vec<Vec3> = groom.strands().map(|s| s[0]).collect();
+    let centre = roots.iter().copied().sum::<Vec3>() / roots.len() as f32;
+    let mut sim = sim_for_groom(
+        groom,
+        particles,
+        centre,
+        0.1,
+        StrandParams::default(),
+        Schedule::FIXED_120,
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    sim.set_threads(2);
+    for _ in 0..600 {
+        sim.advance(1.0 / 60.0, |t, _| turning_pose(centre, t));
+    }
+    let (x, y, z) = sim.positions();
+    assert!(
+        x.iter().chain(y).chain(z).all(|v| v.is_finite()),
+        "{name}: non-finite particle"
+    );
+    let e = sim.length_error();
+    assert!(e.max < 0.01, "{name}: length error {e:?}");
+    println!(
+        "{name}: {} strands x {particles} simulated 10 s, finite, length error max {:.2e}",
+        sim.layout().strands(),
+        e.max
+    );
+}
+
+#[test]
+fn tressfx4_ratboy_mohawk_loads_and_simulates() {
+    let Some(p) = asset("tressfx4-ratboy/Ratboy_mohawk.tfx") else {
+        return;
+    };
+    let t = load_tfx(p).unwrap();
+    // Counts from the asset README: 2,228 strands x 32 vertices.
+    assert_eq!(
+        (t.version, t.groom.strand_count(), t.vertices_per_strand),
+        (4, 2228, 32)
+    );
+    simulate_10s("Ratboy_mohawk.tfx", &t.groom, 32);
+}
+
+#[test]
+fn tressfx3_ponytail_parts_load_and_simulate() {
+    let mut total = 0;
+    let mut all = Groom::new();
+    for part in ["front_top", "side", "back", "tail"] {
+        let Some(p) = asset(&format!("tressfx3-ponytail/{part}.tfx")) else {
+            return;
+        };
+        let t = load_tfx(p).unwrap();
+        assert_eq!((t.version, t.vertices_per_strand), (3, 16), "{part}");
+        total += t.groom.strand_count();
+        // The ponytail is authored in centimetres.
+        for s in t
+            .groom
+            .transformed(0.01, Quat::IDENTITY, Vec3::ZERO)
+            .strands()
+        {
+            all.push_strand(s);
+        }
+    }
+    // Asset README: 4,933 strands x 16 vertices in four parts.
+    assert_eq!(total, 4933);
+    simulate_10s("ponytail (4 parts)", &all, 16);
+}
+
+#[test]
+fn vhair_obj_grooms_load_and_simulate() {
+    // (file, strands, points per strand) from the asset README.
+    for (file, strands, points) in [
+        ("Hair_Cap_8verts_475Strands.obj", 475, 8),
+        ("Hair_Fringe_8verts_300Strands.obj", 300, 8),
+        ("Hair_Ponytail_8verts_400Strands.obj", 400, 8),
+        ("1k_8Strand.obj", 1000, 8),
+        ("1k_16Strand.obj", 1000, 16),
+        ("Hair.obj", 2000, 32),
+    ] {
+        let Some(p) = asset(&format!("vhair-obj-grooms/{file}")) else {
+            return;
+        };
+        let g = load_obj(p).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(g.strand_count(), strands, "{file}");
+        assert_eq!(g.uniform_count(), Some(points), "{file}");
+        simulate_10s(file, &g, 16);
+    }
+}
+
+#[test]
+fn corrupt_tfx_files_are_errors() {
+    let Some(p) = asset("tressfx4-ratboy/Ratboy_mohawk.tfx") else {
+        return;
+    };
+    let bytes = std::fs::read(p).unwrap();
+    // Truncated mid-positions.
+    assert!(matches!(
+        read_tfx(&bytes[..bytes.len() / 3]),
+        Err(GroomError::Truncated { .. })
+    ));
+    // Strand count inflated past the file size.
+    let mut big = bytes.clone();
+    big[4..8].copy_from_slice(&100_000_000u32.to_le_bytes());
+    assert!(read_tfx(&big).is_err());
+    // Garbage version.
+    let mut v = bytes.clone();
+    v[0..4].copy_from_slice(&[0xde, 0xad, 0xbe, 0xef]);
+    assert!(matches!(
+        read_tfx(&v),
+        Err(GroomError::UnsupportedVersion(_))
+    ));
+    // A NaN in the first position.
+    let mut nan = bytes;
+    let off = u32::from_le_bytes([nan[12], nan[13], nan[14], nan[15]]) as usize;
+    nan[off..off + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    assert!(matches!(
+        read_tfx(&nan),
+        Err(GroomError::NonFinite {
+            strand: 0,
+            vertex: 0
+        })
+    ));
+    // Every prefix of the header is an error, never a panic.
+    for cut in 0..200 {
+        let _ = read_tfx(&v[..cut]);
+    }
+}

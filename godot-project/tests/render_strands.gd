@@ -1,0 +1,35 @@
+## Renders the strand demo under Xvfb: after the heads turn, the right side
+## (shape constraints and colliders) keeps its strands outside the head while
+## the left baseline drops through; saves screenshots of both moments.
+extends RefCounted
+
+const TestUtil = preload("res://tests/util.gd")
+
+func run(tree: SceneTree) -> String:
+	var demo: Node3D = load("res://strands/strands.tscn").instantiate()
+	tree.root.add_child(demo)
+	await TestUtil.frames(tree, 30)
+	var shot := await TestUtil.screenshot(tree, "strands_turning")
+	if not shot.is_empty():
+		return shot
+	await TestUtil.frames(tree, 60)
+	shot = await TestUtil.screenshot(tree, "strands")
+	if not shot.is_empty():
+		return shot
+	var centre_r := Vector3(0.32, 1.6, 0)
+	var centre_l := Vector3(-0.32, 1.6, 0)
+	var inside_right: int = demo.right.count_inside_sphere(centre_r, 0.1, 0.002)
+	var inside_left: int = demo.left.count_inside_sphere(centre_l, 0.1, 0.002)
+	var err: float = demo.right.max_length_error()
+	print("particles >2 mm inside the head: right %d, left (baseline) %d; right max length error %.4f" % [inside_right, inside_left, err])
+	if demo.right.strand_count() != 6000:
+		return "expected 6000 strands, got %d" % demo.right.strand_count()
+	if inside_right != 0:
+		return "%d particles of the full solver are more than 2 mm inside the head" % inside_right
+	if inside_left == 0:
+		return "the baseline kept every strand outside the head: the comparison shows nothing"
+	if err > 0.03:
+		return "segment length error %.3f > 3%%" % err
+	demo.set_shape_scale(0.08)
+	await TestUtil.frames(tree, 10)
+	return ""
