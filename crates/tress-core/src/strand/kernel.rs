@@ -216,41 +216,41 @@ fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, w: &V, w_next: &V, inv: 
     for l in 0..LANES {
         binv[l] = rsqrt(if d2[l] > TINY * TINY { d2[l] } else { 1.0 });
     }
-        for l in 0..LANES {
-            let (ax, ay, az) = (w.x[l] * inv[l], w.y[l] * inv[l], w.z[l] * inv[l]);
-            let (bx, by, bz) = if d2[l] > TINY * TINY {
-                (
-                    b_raw.x[l] * binv[l],
-                    b_raw.y[l] * binv[l],
-                    b_raw.z[l] * binv[l],
-                )
-            } else {
-                (ax, ay, az)
-            };
-            let c = ax * bx + ay * by + az * bz;
-            let (kx, ky, kz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
-            let (vx, vy, vz) = (w_next.x[l], w_next.y[l], w_next.z[l]);
-            let den = 1.0 + c;
-            let (tx, ty, tz) = if den > FOLDED {
-                let kv = (kx * vx + ky * vy + kz * vz) / den;
-                (
-                    vx * c + (ky * vz - vy * kz) + kx * kv,
-                    vy * c + (kz * vx - vz * kx) + ky * kv,
-                    vz * c + (kx * vy - vx * ky) + kz * kv,
-                )
-            } else {
-                (vx, vy, vz)
-            };
-            let dx = (tx - (x_next.x[l] - x_cur.x[l])) * half;
-            let dy = (ty - (x_next.y[l] - x_cur.y[l])) * half;
-            let dz = (tz - (x_next.z[l] - x_cur.z[l])) * half;
-            x_cur.x[l] -= dx;
-            x_cur.y[l] -= dy;
-            x_cur.z[l] -= dz;
-            x_next.x[l] += dx;
-            x_next.y[l] += dy;
-            x_next.z[l] += dz;
-        }
+    for l in 0..LANES {
+        let (ax, ay, az) = (w.x[l] * inv[l], w.y[l] * inv[l], w.z[l] * inv[l]);
+        let (bx, by, bz) = if d2[l] > TINY * TINY {
+            (
+                b_raw.x[l] * binv[l],
+                b_raw.y[l] * binv[l],
+                b_raw.z[l] * binv[l],
+            )
+        } else {
+            (ax, ay, az)
+        };
+        let c = ax * bx + ay * by + az * bz;
+        let (kx, ky, kz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
+        let (vx, vy, vz) = (w_next.x[l], w_next.y[l], w_next.z[l]);
+        let den = 1.0 + c;
+        let (tx, ty, tz) = if den > FOLDED {
+            let kv = (kx * vx + ky * vy + kz * vz) / den;
+            (
+                vx * c + (ky * vz - vy * kz) + kx * kv,
+                vy * c + (kz * vx - vz * kx) + ky * kv,
+                vz * c + (kx * vy - vx * ky) + kz * kv,
+            )
+        } else {
+            (vx, vy, vz)
+        };
+        let dx = (tx - (x_next.x[l] - x_cur.x[l])) * half;
+        let dy = (ty - (x_next.y[l] - x_cur.y[l])) * half;
+        let dz = (tz - (x_next.z[l] - x_cur.z[l])) * half;
+        x_cur.x[l] -= dx;
+        x_cur.y[l] -= dy;
+        x_cur.z[l] -= dz;
+        x_next.x[l] += dx;
+        x_next.y[l] += dy;
+        x_next.z[l] += dz;
+    }
 }
 
 fn local_shape(
