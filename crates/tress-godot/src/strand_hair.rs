@@ -83,6 +83,7 @@ pub struct TressStrandHair {
     layout: BufferLayout,
     points: Vec<Vec3>,
     colliders: Vec<WorldCollider>,
+    head_colliders: Vec<Collider>,
     last_pose: Option<HeadPose>,
     last_update_usec: u64,
     base: Base<Node3D>,
@@ -118,6 +119,7 @@ impl INode3D for TressStrandHair {
         };
         sim.set_params(params);
         sim.set_world_colliders(&self.colliders);
+        sim.set_head_colliders(&self.head_colliders);
         sim.advance(delta as f32, |_, t| prev.lerp(&pose, t));
         self.last_pose = Some(pose);
         self.upload();
@@ -276,21 +278,32 @@ impl TressStrandHair {
         p
     }
 
-    fn attachment_pose(&self) -> Option<HeadPose> {
-        let node: Gd<Node3D> = if self.attach_to.is_empty() {
-            self.base().get_parent()?.try_cast::<Node3D>().ok()?
+    fn attachment_node(&self) -> Option<Gd<Node3D>> {
+        if self.attach_to.is_empty() {
+            self.base().get_parent()?.try_cast::<Node3D>().ok()
         } else {
-            self.base().try_get_node_as::<Node3D>(&self.attach_to)?
-        };
-        let (pose, _) = pose_and_scale(&node.get_global_transform());
+            self.base().try_get_node_as::<Node3D>(&self.attach_to)
+        }
+    }
+
+    fn attachment_pose(&self) -> Option<HeadPose> {
+        let (pose, _) = pose_and_scale(&self.attachment_node()?.get_global_transform());
         Some(HeadPose::new(pose.rot, pose.pos))
     }
 
+    /// Reads the `CollisionShape3D` children. Those under the attachment
+    /// move with the head and are given in its frame, so they follow it at
+    /// every substep; the others are posed once per frame in world space.
     fn collect_colliders(&mut self) {
         self.colliders.clear();
+        self.head_colliders.clear();
         if !self.collisions {
             return;
         }
+        let attachment = self.attachment_node();
+        let att_inv = attachment
+            .as_ref()
+            .map(|n| n.get_global_transform().affine_inverse());
         for child in self.base().get_children().iter_shared() {
             let Ok(cs) = child.try_cast::<CollisionShape3D>() else {
                 continue;
@@ -298,27 +311,42 @@ impl TressStrandHair {
             if cs.is_disabled() {
                 continue;
             }
-            let (pose, scale) = pose_and_scale(&cs.get_global_transform());
             let shape = cs.get_shape();
-            let collider = if let Some(s) = shape
+            // (axis start, axis end, radius) in the shape's own frame.
+            let (a, b, r) = if let Some(s) = shape
                 .clone()
                 .and_then(|s| s.try_cast::<SphereShape3D>().ok())
             {
-                Collider::sphere(Vec3::ZERO, s.get_radius())
+                (Vector3::ZERO, Vector3::ZERO, s.get_radius())
             } else if let Some(c) = shape.and_then(|s| s.try_cast::<CapsuleShape3D>().ok()) {
                 // Godot capsules run along local Y; height includes the caps.
                 let half = (c.get_height() * 0.5 - c.get_radius()).max(0.0);
-                Collider::capsule(
-                    Vec3::new(0.0, -half, 0.0),
-                    Vec3::new(0.0, half, 0.0),
-                    c.get_radius(),
-                )
+                (Vector3::new(0.0, -half, 0.0), Vector3::new(0.0, half, 0.0), c.get_radius())
             } else {
                 continue;
             };
-            if self.colliders.len() < tress_core::strand::MAX_COLLIDERS {
+            let shape_xf = cs.get_global_transform();
+            let under_head = attachment
+                .as_ref()
+                .is_some_and(|n| n.is_ancestor_of(&cs));
+            let (xf, list_len) = match (under_head, att_inv) {
+                (true, Some(inv)) => (inv * shape_xf, self.head_colliders.len()),
+                _ => (shape_xf, self.colliders.len()),
+            };
+            if list_len + 1 > tress_core::strand::MAX_COLLIDERS {
+                continue;
+            }
+            let (_, scale) = pose_and_scale(&xf);
+            let collider = if a == b {
+                Collider::sphere(vec3(xf * a), r * scale)
+            } else {
+                Collider::capsule(vec3(xf * a), vec3(xf * b), r * scale)
+            };
+            if under_head && att_inv.is_some() {
+                self.head_colliders.push(collider);
+            } else {
                 self.colliders
-                    .push(collider.posed(pose.pos, pose.rot, scale));
+                    .push(collider.posed(Vec3::ZERO, tress_core::math::Quat::IDENTITY, 1.0));
             }
         }
     }
