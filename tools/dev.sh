@@ -11,6 +11,10 @@
 #       --scene strands          the strand-hair demo instead of the avatar
 #       -- ARGS                  passed to the demo (e.g. -- --model=PATH.vrm)
 #   tools/dev.sh godot-tests     only the Godot headless tests
+#   tools/dev.sh bench-godot [ARGS]
+#                                the Godot performance harness (bench.tscn):
+#                                1/10/50/100 avatars, p50/p95/p99 hair update
+#                                times as JSON in target/bench/godot.json
 #   tools/dev.sh assets          regenerate assets/ from code
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -122,8 +126,21 @@ cmd_demo() {
 	godot_run "$repo" godot-project 86400 -- "$scene" -- "${extra[@]}"
 }
 
+cmd_bench_godot() {
+	# Godot's editor binary loads the debug library (tress.gdextension's
+	# linux.debug entry); tress-core is optimised in that profile too.
+	cargo build -p tress-godot || exit 1
+	godot_select || exit 1
+	mkdir -p "$repo/target/bench"
+	# --fixed-fps 60: every frame advances 1/60 s (two 1/120 s substeps),
+	# however fast the machine renders.
+	godot_run "$repo" godot-project 1200 -- --headless --fixed-fps 60 res://bench/bench.tscn -- \
+		--out=../target/bench/godot.json "$@"
+}
+
 case "${1:-}" in
 test) shift; cmd_test "$@" ;;
+bench-godot) shift; cmd_bench_godot "$@" ;;
 demo) shift; cmd_demo "$@" ;;
 godot-tests) shift; cargo build -p tress-godot && "$here/godot-tests.sh" "$@" ;;
 assets) shift; cargo run -q -p tress-rig --bin tress -- generate-assets "$@" ;;

@@ -1,0 +1,88 @@
+## Performance harness: spawns 1, 10, 50 and 100 built-in avatars with Tress
+## spring hair, turns every head (the standard yaw), and prints per-frame hair
+## update times (the sum over avatars of TressSpringHair's own timing) as
+## JSON: p50/p95/p99 in microseconds per frame and per avatar. Runs on any
+## platform Godot exports to; writes the JSON to stdout and to
+## user://tress_bench.json (or --out=PATH after `--`).
+##
+##   godot --headless res://bench/bench.tscn -- [--frames=240] [--counts=1,10,50,100] [--out=PATH]
+extends Node3D
+
+var frames := 240
+var counts: Array[int] = [1, 10, 50, 100]
+var out_path := "user://tress_bench.json"
+
+func _ready() -> void:
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--frames="):
+			frames = int(arg.trim_prefix("--frames="))
+		elif arg.begins_with("--counts="):
+			counts.clear()
+			for c in arg.trim_prefix("--counts=").split(","):
+				counts.append(int(c))
+		elif arg.begins_with("--out="):
+			out_path = arg.trim_prefix("--out=")
+	_run.call_deferred()
+
+func _percentile(sorted: Array, q: float) -> float:
+	if sorted.is_empty():
+		return 0.0
+	return float(sorted[mini(sorted.size() - 1, int(q * sorted.size()))])
+
+func _run() -> void:
+	var model := ProjectSettings.globalize_path("res://").path_join("../assets/tress_avatar.vrm").simplify_path()
+	var results := []
+	for n in counts:
+		var avatars: Array[TressAvatar] = []
+		for i in n:
+			var a := TressAvatar.new()
+			a.position = Vector3((i % 10) * 1.2, 0, (i / 10) * 1.2)
+			add_child(a)
+			if not a.load_vrm(model):
+				push_error("bench: cannot load %s" % model)
+				get_tree().quit(1)
+				return
+			avatars.append(a)
+		var per_frame: Array[float] = []
+		var t := 0.0
+		for f in frames:
+			t += 1.0 / 60.0
+			for a in avatars:
+				var skel := a.get_skeleton()
+				skel.set_bone_pose_rotation(skel.find_bone("Head"), Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * t)))
+			await get_tree().process_frame
+			if f < 10:
+				continue
+			var total := 0.0
+			for a in avatars:
+				total += a.get_hair_node().get_last_update_usec()
+			per_frame.append(total)
+		per_frame.sort()
+		var hair: TressSpringHair = avatars[0].get_hair_node()
+		results.append({
+			"avatars": n,
+			"joints_per_avatar": hair.joint_count(),
+			"frames": per_frame.size(),
+			"p50_us": _percentile(per_frame, 0.5),
+			"p95_us": _percentile(per_frame, 0.95),
+			"p99_us": _percentile(per_frame, 0.99),
+			"p50_us_per_avatar": _percentile(per_frame, 0.5) / n,
+		})
+		for a in avatars:
+			a.queue_free()
+		await get_tree().process_frame
+	var doc := {
+		"engine": Engine.get_version_info().string,
+		"os": OS.get_name(),
+		"processor": OS.get_processor_name(),
+		"debug_build": OS.is_debug_build(),
+		"results": results,
+	}
+	var json := JSON.stringify(doc, "  ")
+	print(json)
+	var f := FileAccess.open(out_path, FileAccess.WRITE)
+	if f:
+		f.store_string(json)
+		f.close()
+		print("bench: wrote ", ProjectSettings.globalize_path(out_path))
+	get_tree().quit(0)
