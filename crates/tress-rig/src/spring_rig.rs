@@ -236,6 +236,7 @@ impl SpringRig {
                 collider_mask: mask,
                 center,
                 vrm_length_quirk: opts.vrm_length_quirk,
+                virtual_tail: chain.virtual_tail.is_some(),
             };
             let index = rig
                 .world

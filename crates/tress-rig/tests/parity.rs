@@ -21,15 +21,6 @@ use tress_rig::spring_rig::{RigOptions, SpringRig, pose_of};
 /// Acceptance 2's bound.
 const TOLERANCE_M: f32 = 0.001;
 
-/// Cases known to exceed the bound, with the reason; reported loudly, not failed.
-/// Godette `move`: only the virtual-tail joints (index 1 of each chain) differ,
-/// by 2–4 mm. three-vrm measures a childless joint's length from its own
-/// current matrix (no stale child), but tress-core's `vrm_length_quirk`
-/// applies the previous-step child length to every joint, virtual tails
-/// included; translation exposes it. A fix belongs in
-/// `tress-core/src/spring/vrm.rs` (skip the quirk for a virtual tail).
-const KNOWN_OVER: &[(&str, &str)] = &[("godette-vrm0/Godette_vrm_v4.vrm", "move")];
-
 fn parity_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity")
 }
@@ -263,13 +254,7 @@ fn vrm_compatible_mode_matches_three_vrm_within_1mm() {
                 s.max * 1000.0,
                 s.rms * 1000.0
             );
-            if s.max > TOLERANCE_M && KNOWN_OVER.contains(&(*model, *case)) {
-                eprintln!(
-                    "KNOWN DEVIATION (see KNOWN_OVER): {case}: {} max {:.3} mm",
-                    s.label,
-                    s.max * 1000.0
-                );
-            } else if s.max > TOLERANCE_M {
+            if s.max > TOLERANCE_M {
                 worst.push(format!("{case}: {} max {:.3} mm", s.label, s.max * 1000.0));
             }
         }

@@ -50,6 +50,10 @@ pub struct ChainDesc {
     /// VrmCompatible: measure each bone length against the child's position
     /// from the previous step, as three-vrm does, instead of the rest length.
     pub vrm_length_quirk: bool,
+    /// The last joint ends at a virtual tail (no child bone: a VRM 0.x
+    /// childless end). three-vrm measures such a bone's length from its own
+    /// current matrix, so the length quirk does not apply to it.
+    pub virtual_tail: bool,
 }
 
 impl Default for ChainDesc {
@@ -62,6 +66,7 @@ impl Default for ChainDesc {
             collider_mask: u64::MAX,
             center: None,
             vrm_length_quirk: false,
+            virtual_tail: false,
         }
     }
 }

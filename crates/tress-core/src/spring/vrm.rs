@@ -13,7 +13,9 @@
 //!
 //! `L` is the rest length, or (with the quirk flag) the distance from `o` to
 //! the child bone's position after the previous step, which is what
-//! three-vrm's `_calcWorldSpaceBoneLength` reads. Deviation: stiffness and
+//! three-vrm's `_calcWorldSpaceBoneLength` reads; a virtual tail (no child
+//! bone) is measured from the bone's own current matrix there, which is the
+//! rest length. Deviation: stiffness and
 //! gravity displacements are multiplied by the model scale like everything
 //! else (identical at scale 1).
 
@@ -38,10 +40,12 @@ pub(crate) fn step_vrm(
     let mut o = frame.transform_point(chain.desc.root_offset * s);
     chain.root_prev = o;
     let mut parent_w = frame.rot;
-    for j in joints.iter_mut() {
+    let last = joints.len().saturating_sub(1);
+    for (i, j) in joints.iter_mut().enumerate() {
         let base = parent_w * j.local_rot;
         let rest_len = j.len0 * s;
-        let len = if chain.desc.vrm_length_quirk {
+        let stale_child = !(i == last && chain.desc.virtual_tail);
+        let len = if chain.desc.vrm_length_quirk && stale_child {
             (j.child_prev - o).length()
         } else {
             rest_len

@@ -127,3 +127,47 @@ fn center_space_removes_the_centers_motion_from_inertia() {
         close(w.joint_state(0, 0).unwrap().0, expect);
     }
 }
+
+#[test]
+fn length_quirk_spares_a_virtual_tail() {
+    // Regression: parity with three-vrm on Godette while the model moves
+    // (2-4 mm off before). three-vrm measures a childless bone's length from
+    // its own current matrix, so with the quirk on, a joint ending in a
+    // virtual tail must behave exactly as with the quirk off, while a joint
+    // with a child bone uses the child's stale position and differs.
+    let run = |quirk: bool, virtual_tail: bool| {
+        let mut w = W::default();
+        w.add_frame(Pose::IDENTITY).unwrap();
+        let j = JointDesc {
+            local_rot: Quat::IDENTITY,
+            offset: Vec3::X,
+            params: params(),
+        };
+        let desc = ChainDesc {
+            mode: Mode::VrmCompatible,
+            vrm_length_quirk: quirk,
+            virtual_tail,
+            ..ChainDesc::default()
+        };
+        w.add_chain(desc, &[j]).unwrap();
+        for k in 1..=6 {
+            // The root moves 5 cm per step, so last step's child is stale.
+            w.set_frame_pose(
+                0,
+                Pose::new(Vec3::new(0.0, 0.05 * k as Real, 0.0), Quat::IDENTITY),
+            );
+            step(&mut w);
+        }
+        w.joint_state(0, 0).unwrap()
+    };
+    assert_eq!(
+        run(true, true),
+        run(false, true),
+        "virtual tail: quirk must not apply"
+    );
+    assert_ne!(
+        run(true, false),
+        run(false, false),
+        "child bone: quirk must apply"
+    );
+}
