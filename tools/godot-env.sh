@@ -7,7 +7,8 @@
 #   3. a Debian sid chroot under $TRESS_CACHE (default /var/cache/tress) holding
 #      Debian's godot package, installed on first use (Debian-family Linux, root;
 #      about a minute and 1.2 GB) and reused afterwards.
-# Godot in the chroot sees the repository bind-mounted at /repo; every mount is
+# Godot in the chroot sees the repository bind-mounted at /repo (and ../shared
+# at /shared when present); every mount is
 # undone on every exit path (trap), and runs are serialised with flock.
 
 TRESS_CACHE="${TRESS_CACHE:-/var/cache/tress}"
@@ -73,7 +74,7 @@ godot_install_chroot() {
 
 godot_unmount() {
 	local m
-	for m in "$GODOT_ROOT/repo" "$GODOT_ROOT/dev/shm" "$GODOT_ROOT/dev/pts" "$GODOT_ROOT/dev" "$GODOT_ROOT/proc"; do
+	for m in "$GODOT_ROOT/shared" "$GODOT_ROOT/repo" "$GODOT_ROOT/dev/shm" "$GODOT_ROOT/dev/pts" "$GODOT_ROOT/dev" "$GODOT_ROOT/proc"; do
 		mountpoint -q "$m" 2>/dev/null && umount -l "$m"
 	done
 	return 0
@@ -107,6 +108,13 @@ godot_run() {
 		mountpoint -q /dev/pts && mount --bind /dev/pts "$GODOT_ROOT/dev/pts"
 		mountpoint -q /dev/shm && mount --bind /dev/shm "$GODOT_ROOT/dev/shm"
 		mount --bind "$repo" "$GODOT_ROOT/repo"
+		# Third-party test assets beside the repository (../shared) stay
+		# beside it inside the chroot (/shared), read-only.
+		if [ -d "$repo/../shared" ]; then
+			mkdir -p "$GODOT_ROOT/shared"
+			mount --bind "$(cd "$repo/../shared" && pwd -P)" "$GODOT_ROOT/shared"
+			mount -o remount,bind,ro "$GODOT_ROOT/shared" 2>/dev/null || true
+		fi
 		timeout -k 5 "$limit" chroot "$GODOT_ROOT" /usr/bin/env -i \
 			PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp/godot-home LANG=C.UTF-8 \
 			/bin/sh -c "mkdir -p /tmp/godot-home && cd /repo/$rel && $pre /usr/bin/godot $q"

@@ -99,20 +99,20 @@ func _load(path: String) -> void:
 	stage.avatar.hair_mode = hair_mode
 	if stage.load_model(path):
 		var skel := stage.avatar.get_skeleton()
-		head_bone = skel.find_bone(_head_bone_name(skel)) if skel else -1
+		head_bone = skel.find_bone(stage.avatar.get_humanoid_bone("head")) if skel else -1
 		root_start = stage.avatar.position
 		info.text = "Tress — %s" % path.get_file()
+		var i := models.find(path)
+		if i >= 0:
+			model_menu.selected = i
+		if head_bone >= 0:
+			await get_tree().process_frame
+			stage.fit_to_head((skel.global_transform * skel.get_bone_global_pose(head_bone)).origin)
 	else:
 		head_bone = -1
 		info.text = "Could not load %s (see the log)" % path.get_file()
 	motion_time = 0.0
 	samples.clear()
-
-func _head_bone_name(skel: Skeleton3D) -> String:
-	for n in ["Head", "head", "J_Bip_C_Head", "Head_Armature"]:
-		if skel.find_bone(n) >= 0:
-			return n
-	return "Head"
 
 func _on_model_selected(i: int) -> void:
 	if i == models.size():
@@ -154,7 +154,7 @@ func _restart() -> void:
 		hair.reset()
 
 func _toggle_framing() -> void:
-	stage.frame(stage.distance > 2.0)
+	stage.frame(not stage.close)
 
 ## The standard movement: 4 s of head yaw 60°·sin(πt) (turn) or a sideways
 ## sway of the whole avatar (move), then stillness.

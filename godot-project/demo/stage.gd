@@ -42,15 +42,26 @@ func _ready() -> void:
 func load_model(path: String) -> bool:
 	return avatar.load_vrm(path)
 
+var head := Vector3(0, 1.5, 0)
+var close := false
+
 ## Full body or a close-up of the hair.
 func frame(close_up: bool) -> void:
+	close = close_up
+	var height := maxf(head.y, 0.3)
 	if close_up:
-		target = Vector3(0, 1.5, 0)
-		distance = 1.1
+		# Heads differ more than bodies (chibi avatars): keep some margin.
+		target = head + Vector3(0, 0.06 * height + 0.03, 0)
+		distance = 0.5 * height + 0.5
 	else:
-		target = Vector3(0, 1.0, 0)
-		distance = 3.2
+		target = Vector3(head.x, 0.62 * height, head.z)
+		distance = 2.1 * height
 	update_camera()
+
+## Re-frames the camera around an avatar whose head bone is at `head_pos`.
+func fit_to_head(head_pos: Vector3) -> void:
+	head = head_pos
+	frame(close)
 
 func update_camera() -> void:
 	var offset := Vector3(0, 0, distance).rotated(Vector3.RIGHT, pitch).rotated(Vector3.UP, yaw)

@@ -20,6 +20,8 @@ func run(tree: SceneTree) -> String:
 	for bone in ["Hips", "Head", "HairFrontLockL_0", "HairFrontLockL_tip"]:
 		if skel.find_bone(bone) < 0:
 			return "bone %s missing" % bone
+	if avatar.get_humanoid_bone("head") != "Head" or avatar.get_humanoid_bone("leftHand") != "LeftHand":
+		return "humanoid lookup gave head=%s leftHand=%s" % [avatar.get_humanoid_bone("head"), avatar.get_humanoid_bone("leftHand")]
 	var head := skel.get_bone_global_pose(skel.find_bone("Head"))
 	if not head.origin.is_equal_approx(Vector3(0, 1.5, 0)):
 		return "Head rest at %s, expected (0, 1.5, 0)" % head.origin

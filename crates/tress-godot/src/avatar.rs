@@ -28,6 +28,8 @@ pub struct TressAvatar {
     hair_mode: i32,
     skeleton: Option<Gd<Skeleton3D>>,
     hair: Option<Gd<TressSpringHair>>,
+    /// VRM humanoid bone name → skeleton bone (node) name.
+    humanoid: alloc::collections::BTreeMap<String, String>,
     model: Option<Gd<Node>>,
     base: Base<Node3D>,
 }
@@ -72,8 +74,35 @@ impl TressAvatar {
         self.base_mut().add_child(&scene);
         self.skeleton = find_skeleton(&scene);
         self.model = Some(scene);
-        if self.spring_hair {
-            self.attach_hair(&file);
+        // The VRM extensions (humanoid, springs, colliders) come from our
+        // own loader; Godot's GLTFDocument does not read them.
+        self.humanoid.clear();
+        match tress_rig::load_path(&file) {
+            Ok(vrm) => {
+                for w in &vrm.warnings {
+                    godot_warn!("TressAvatar: {file}: {w}");
+                }
+                // VRM 0.x models face −Z; turn them to face +Z like VRM 1.0
+                // (as three-vrm's rotateVRM0 does), so one camera fits both.
+                if vrm.format == tress_rig::Format::Vrm0
+                    && let Ok(mut root) = self.model.clone().expect("just set").try_cast::<Node3D>()
+                {
+                    root.rotate_y(core::f32::consts::PI);
+                }
+                if let Some(h) = &vrm.humanoid {
+                    for (bone, &node) in &h.bones {
+                        if let Some(n) = vrm.nodes.get(node) {
+                            self.humanoid.insert(bone.clone(), n.name.clone());
+                        }
+                    }
+                }
+                if self.spring_hair {
+                    self.attach_hair(vrm, &file);
+                }
+            }
+            Err(e) => {
+                godot_warn!("TressAvatar: '{file}' shows, but its VRM data cannot be used: {e}")
+            }
         }
         self.vrm_path = path;
         self.signals().avatar_loaded().emit();
@@ -88,6 +117,7 @@ impl TressAvatar {
         }
         self.skeleton = None;
         self.hair = None;
+        self.humanoid.clear();
     }
 
     /// The TressSpringHair added on load, or null.
@@ -96,7 +126,16 @@ impl TressAvatar {
         self.hair.clone()
     }
 
-    fn attach_hair(&mut self, file: &str) {
+    /// The skeleton bone of a VRM humanoid bone (`head`, `leftHand`, …, VRM
+    /// 1.0 names; VRM 0.x files are mapped), or "" when the avatar has none.
+    #[func]
+    pub fn get_humanoid_bone(&self, humanoid: GString) -> GString {
+        self.humanoid
+            .get(&humanoid.to_string())
+            .map_or_else(GString::new, |s| GString::from(s.as_str()))
+    }
+
+    fn attach_hair(&mut self, vrm: tress_rig::Avatar, file: &str) {
         let Some(skel) = self.skeleton.as_mut() else {
             godot_warn!("TressAvatar: '{file}' has no skeleton; no spring hair");
             return;
@@ -105,7 +144,7 @@ impl TressAvatar {
         hair.set_name("TressSpringHair");
         hair.bind_mut().set_solver_mode(self.hair_mode);
         skel.add_child(&hair);
-        if hair.bind_mut().configure_from_vrm(file.into()) {
+        if hair.bind_mut().configure_from_avatar(vrm) {
             self.hair = Some(hair);
         } else {
             hair.queue_free();

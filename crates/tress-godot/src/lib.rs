@@ -14,6 +14,8 @@
 // gdext generates helper types for every class that cannot derive Debug.
 #![allow(missing_debug_implementations)]
 
+extern crate alloc;
+
 pub mod avatar;
 pub mod convert;
 pub mod spring_hair;

@@ -104,8 +104,7 @@ impl TressSpringHair {
                 for w in &avatar.warnings {
                     godot_warn!("TressSpringHair: {file}: {w}");
                 }
-                self.avatar = Some(avatar);
-                self.rebuild()
+                self.configure_from_avatar(avatar)
             }
             Err(e) => {
                 godot_error!("TressSpringHair: cannot use '{file}': {e}");
@@ -164,6 +163,13 @@ impl TressSpringHair {
             c.teleport_distance = metres;
             rig.world.set_config(c);
         }
+    }
+
+    /// Builds the solver from an already loaded avatar (Rust callers such as
+    /// `TressAvatar`, which loads the file once for both).
+    pub fn configure_from_avatar(&mut self, avatar: Avatar) -> bool {
+        self.avatar = Some(avatar);
+        self.rebuild()
     }
 
     fn rebuild(&mut self) -> bool {

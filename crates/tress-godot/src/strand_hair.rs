@@ -321,14 +321,16 @@ impl TressStrandHair {
             } else if let Some(c) = shape.and_then(|s| s.try_cast::<CapsuleShape3D>().ok()) {
                 // Godot capsules run along local Y; height includes the caps.
                 let half = (c.get_height() * 0.5 - c.get_radius()).max(0.0);
-                (Vector3::new(0.0, -half, 0.0), Vector3::new(0.0, half, 0.0), c.get_radius())
+                (
+                    Vector3::new(0.0, -half, 0.0),
+                    Vector3::new(0.0, half, 0.0),
+                    c.get_radius(),
+                )
             } else {
                 continue;
             };
             let shape_xf = cs.get_global_transform();
-            let under_head = attachment
-                .as_ref()
-                .is_some_and(|n| n.is_ancestor_of(&cs));
+            let under_head = attachment.as_ref().is_some_and(|n| n.is_ancestor_of(&cs));
             let (xf, list_len) = match (under_head, att_inv) {
                 (true, Some(inv)) => (inv * shape_xf, self.head_colliders.len()),
                 _ => (shape_xf, self.colliders.len()),
@@ -345,8 +347,11 @@ impl TressStrandHair {
             if under_head && att_inv.is_some() {
                 self.head_colliders.push(collider);
             } else {
-                self.colliders
-                    .push(collider.posed(Vec3::ZERO, tress_core::math::Quat::IDENTITY, 1.0));
+                self.colliders.push(collider.posed(
+                    Vec3::ZERO,
+                    tress_core::math::Quat::IDENTITY,
+                    1.0,
+                ));
             }
         }
     }
