@@ -9,7 +9,8 @@ var pitch := -0.12
 var distance := 3.2
 var target := Vector3(0, 1.0, 0)
 
-func _ready() -> void:
+## Adds the shared look (flat background, ambient light, a sun) to `parent`.
+static func add_lighting(parent: Node) -> void:
 	var env := WorldEnvironment.new()
 	env.environment = Environment.new()
 	env.environment.background_mode = Environment.BG_COLOR
@@ -17,11 +18,14 @@ func _ready() -> void:
 	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
 	env.environment.ambient_light_color = Color(0.55, 0.55, 0.6)
 	env.environment.ambient_light_energy = 0.6
-	add_child(env)
+	parent.add_child(env)
 	var sun := DirectionalLight3D.new()
 	sun.rotation_degrees = Vector3(-40, 30, 0)
 	sun.light_energy = 1.1
-	add_child(sun)
+	parent.add_child(sun)
+
+func _ready() -> void:
+	add_lighting(self)
 	var floor_mesh := MeshInstance3D.new()
 	var plane := PlaneMesh.new()
 	plane.size = Vector2(6, 6)

@@ -30,17 +30,7 @@ func _ready() -> void:
 	_ui()
 
 func _environment() -> void:
-	var env := WorldEnvironment.new()
-	env.environment = Environment.new()
-	env.environment.background_mode = Environment.BG_COLOR
-	env.environment.background_color = Color(0.16, 0.17, 0.2)
-	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
-	env.environment.ambient_light_color = Color(0.6, 0.6, 0.65)
-	env.environment.ambient_light_energy = 0.5
-	add_child(env)
-	var sun := DirectionalLight3D.new()
-	sun.rotation_degrees = Vector3(-35, 25, 0)
-	add_child(sun)
+	preload("res://demo/stage.gd").add_lighting(self)
 	camera = Camera3D.new()
 	camera.fov = 35
 	camera.position = Vector3(0, HEAD_Y - 0.05, 1.55)
