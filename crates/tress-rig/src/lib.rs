@@ -10,6 +10,7 @@
 extern crate alloc;
 
 pub mod avatar;
+pub mod cli;
 pub mod error;
 pub mod gltf_write;
 pub mod groom;

@@ -1,6 +1,8 @@
 //! `tress`: the command-line front end of the Tress rigging tools.
 //!
 //! Subcommands:
+//! - `inspect FILE`: humanoid, springs, colliders, meshes and warnings of a
+//!   `.vrm`, `.glb`, `.gltf` or `.vrma`, as Tress reads them;
 //! - `generate-assets [DIR]`: writes the built-in test avatars into DIR
 //!   (default `assets/`); `--check` compares instead of writing and fails
 //!   when the committed files differ from a fresh generation.
@@ -11,8 +13,24 @@ use std::process::ExitCode;
 use tress_rig::avatar;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: tress generate-assets [--check] [DIR]");
+    eprintln!("usage: tress inspect FILE\n       tress generate-assets [--check] [DIR]");
     ExitCode::from(2)
+}
+
+fn inspect(args: &[String]) -> ExitCode {
+    let [file] = args else {
+        return usage();
+    };
+    match tress_rig::load_path(file) {
+        Ok(avatar) => {
+            print!("{}", tress_rig::cli::inspect::report(&avatar));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn generate_assets(args: &[String]) -> ExitCode {
@@ -61,6 +79,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("generate-assets") => generate_assets(&args[1..]),
+        Some("inspect") => inspect(&args[1..]),
         _ => usage(),
     }
 }

@@ -1,0 +1,6 @@
+//! The pieces of the `tress` command-line tool that are worth testing
+//! without a process: report builders.
+//!
+//! - [`inspect`]: `tress inspect FILE`.
+
+pub mod inspect;
