@@ -1,12 +1,22 @@
 ## Performance harness: spawns 1, 10, 50 and 100 built-in avatars with Tress
 ## spring hair, turns every head (the standard yaw), and prints per-frame hair
 ## update times (the sum over avatars of TressSpringHair's own timing) as
-## JSON: p50/p95/p99 in microseconds per frame and per avatar. Runs on any
-## platform Godot exports to; writes the JSON to stdout and to
+## JSON: p50/p95/p99 in microseconds per frame and per avatar.
+##
+## The same process then compares against Godot's SpringBoneSimulator3D on
+## the same chains and colliders (demo/godot_peer.gd): each count runs three
+## phases on the same avatars, no hair / Tress / Godot's simulator, and the
+## cost of each solver is its frame time (wall clock between frames; with
+## --fixed-fps the engine never waits, so that is the work done) minus the
+## no-hair phase's, p50 over the frames.
+##
+## Runs on any platform Godot exports to; writes the JSON to stdout and to
 ## user://tress_bench.json (or --out=PATH after `--`).
 ##
 ##   godot --headless res://bench/bench.tscn -- [--frames=240] [--counts=1,10,50,100] [--out=PATH]
 extends Node3D
+
+const GodotPeer = preload("res://demo/godot_peer.gd")
 
 var frames := 240
 var counts: Array[int] = [1, 10, 50, 100]
@@ -43,22 +53,42 @@ func _run() -> void:
 				get_tree().quit(1)
 				return
 			avatars.append(a)
+		var peers: Array[SkeletonModifier3D] = []
+		for a in avatars:
+			peers.append(GodotPeer.build(a.get_skeleton(), a.get_hair_node()))
 		var per_frame: Array[float] = []
-		var t := 0.0
-		for f in frames:
-			t += 1.0 / 60.0
-			for a in avatars:
-				var skel := a.get_skeleton()
-				skel.set_bone_pose_rotation(skel.find_bone("Head"), Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * t)))
-			await get_tree().process_frame
-			if f < 10:
-				continue
-			var total := 0.0
-			for a in avatars:
-				total += a.get_hair_node().get_last_update_usec()
-			per_frame.append(total)
+		var process := {}
+		for phase in ["none", "tress", "godot"]:
+			for k in n:
+				avatars[k].get_hair_node().active = phase == "tress"
+				if peers[k]:
+					peers[k].active = phase == "godot"
+			var times: Array[float] = []
+			var t := 0.0
+			var last := Time.get_ticks_usec()
+			for f in frames:
+				t += 1.0 / 60.0
+				for a in avatars:
+					var skel := a.get_skeleton()
+					skel.set_bone_pose_rotation(skel.find_bone("Head"), Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * t)))
+				await get_tree().process_frame
+				if f < 10:
+					last = Time.get_ticks_usec()
+					continue
+				var now := Time.get_ticks_usec()
+				times.append(float(now - last))
+				last = now
+				if phase == "tress":
+					var total := 0.0
+					for a in avatars:
+						total += a.get_hair_node().get_last_update_usec()
+					per_frame.append(total)
+			times.sort()
+			process[phase] = _percentile(times, 0.5)
 		per_frame.sort()
 		var hair: TressSpringHair = avatars[0].get_hair_node()
+		var tress_cost: float = process["tress"] - process["none"]
+		var godot_cost: float = process["godot"] - process["none"]
 		results.append({
 			"avatars": n,
 			"joints_per_avatar": hair.joint_count(),
@@ -67,6 +97,10 @@ func _run() -> void:
 			"p95_us": _percentile(per_frame, 0.95),
 			"p99_us": _percentile(per_frame, 0.99),
 			"p50_us_per_avatar": _percentile(per_frame, 0.5) / n,
+			"frame_p50_us": process,
+			"tress_cost_us_per_avatar": tress_cost / n,
+			"godot_cost_us_per_avatar": godot_cost / n,
+			"godot_over_tress": godot_cost / tress_cost if tress_cost > 0.0 else 0.0,
 		})
 		for a in avatars:
 			a.queue_free()

@@ -10,7 +10,8 @@
 extends Node3D
 
 const TressStage = preload("res://demo/stage.gd")
-const MODES := ["Improved", "Earlier", "VRM-compatible"]
+const GodotPeer = preload("res://demo/godot_peer.gd")
+const MODES := ["Improved", "Earlier", "VRM-compatible", "Godot SpringBoneSimulator3D"]
 
 var stage: TressStage
 var info: Label
@@ -26,6 +27,7 @@ var head_bone := -1
 var root_start := Vector3.ZERO
 var samples: Array[float] = []
 var dragging := false
+var peer: SkeletonModifier3D
 
 func _ready() -> void:
 	stage = TressStage.new()
@@ -45,7 +47,7 @@ func _ready() -> void:
 		elif arg == "--framing=hair":
 			close_up = true
 		elif arg.begins_with("--hair="):
-			hair_mode = maxi(0, ["improved", "earlier", "vrm"].find(arg.trim_prefix("--hair=")))
+			hair_mode = maxi(0, ["improved", "earlier", "vrm", "godot"].find(arg.trim_prefix("--hair=")))
 		elif arg.begins_with("--motion="):
 			motion = arg.trim_prefix("--motion=")
 	_build_ui()
@@ -96,8 +98,10 @@ func _row(title: String, control: Control) -> HBoxContainer:
 	return row
 
 func _load(path: String) -> void:
-	stage.avatar.hair_mode = hair_mode
+	stage.avatar.hair_mode = mini(hair_mode, 2)
+	peer = null
 	if stage.load_model(path):
+		_on_mode_selected(hair_mode)
 		var skel := stage.avatar.get_skeleton()
 		head_bone = skel.find_bone(stage.avatar.get_humanoid_bone("head")) if skel else -1
 		root_start = stage.avatar.position
@@ -129,11 +133,24 @@ func _on_model_selected(i: int) -> void:
 		return
 	_load(models[i])
 
+## Tress's three solvers, or Godot's own SpringBoneSimulator3D built on the
+## same chains and colliders (the Tress node is switched off meanwhile).
 func _on_mode_selected(i: int) -> void:
 	hair_mode = i
 	var hair := stage.avatar.get_hair_node()
-	if hair:
-		hair.solver_mode = i
+	if hair == null:
+		return
+	if i == 3:
+		if peer == null:
+			peer = GodotPeer.build(stage.avatar.get_skeleton(), hair)
+		if peer:
+			hair.active = false
+			peer.active = true
+		return
+	if peer:
+		peer.active = false
+	hair.active = true
+	hair.solver_mode = i
 
 func _start(kind: String) -> void:
 	motion = kind
@@ -178,7 +195,9 @@ func _process(delta: float) -> void:
 		motion_time += delta
 	_apply_motion()
 	var hair := stage.avatar.get_hair_node()
-	if hair:
+	if hair and hair_mode == 3:
+		perf.text = "Godot SpringBoneSimulator3D (its time is not reported per node; see bench.tscn)"
+	elif hair:
 		samples.append(hair.get_last_update_usec())
 		if samples.size() > 120:
 			samples.pop_front()

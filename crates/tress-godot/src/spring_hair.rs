@@ -7,7 +7,8 @@ use tress_core::spring::{Mode, StepConfig};
 use tress_rig::Avatar;
 use tress_rig::spring_rig::{RigOptions, SpringRig};
 
-use crate::convert::{pose_and_scale, quaternion};
+use crate::convert::{pose_and_scale, quaternion, vector3};
+use tress_core::math::Vec3;
 
 /// Spring-chain hair driven by Tress's fixed-step solver.
 ///
@@ -163,6 +164,96 @@ impl TressSpringHair {
             c.teleport_distance = metres;
             rig.world.set_config(c);
         }
+    }
+
+    /// The simulated chains as plain data, for building a comparison rig in
+    /// another solver (the demo's SpringBoneSimulator3D peer): per chain
+    /// `name`, `root_bone`, `end_bone`, `extend_end` (a virtual tail) with
+    /// `end_length`, the first joint's VRM `stiffness`, `drag`,
+    /// `gravity_power`, `gravity_dir`, `hit_radius`, and `colliders` (indices
+    /// into `get_collider_descriptions()`).
+    #[func]
+    pub fn get_chain_descriptions(&self) -> VarArray {
+        let mut out = VarArray::new();
+        let (Some(avatar), Some(rig)) = (self.avatar.as_ref(), self.rig.as_ref()) else {
+            return out;
+        };
+        let name_of = |n: usize| GString::from(avatar.nodes[n].name.as_str());
+        for rc in &rig.chains {
+            let c = &avatar.springs.chains[rc.spring];
+            let (Some(first), Some(last)) = (c.joints.first(), c.joints.last()) else {
+                continue;
+            };
+            let mut d = VarDictionary::new();
+            d.set("name", &rc.name.to_variant());
+            d.set("root_bone", &name_of(first.node).to_variant());
+            d.set("end_bone", &name_of(last.node).to_variant());
+            d.set("extend_end", &c.virtual_tail.is_some().to_variant());
+            d.set(
+                "end_length",
+                &c.virtual_tail.map_or(0.0, |t| t.length()).to_variant(),
+            );
+            d.set("stiffness", &first.stiffness.to_variant());
+            d.set("drag", &first.drag_force.to_variant());
+            d.set("gravity_power", &first.gravity_power.to_variant());
+            d.set("gravity_dir", &vector3(first.gravity_dir).to_variant());
+            d.set("hit_radius", &first.hit_radius.to_variant());
+            let mut colliders = PackedInt32Array::new();
+            for &g in &c.collider_groups {
+                if let Some(group) = avatar.springs.collider_groups.get(g) {
+                    for &k in &group.colliders {
+                        if !colliders.contains(k as i32) {
+                            colliders.push(k as i32);
+                        }
+                    }
+                }
+            }
+            d.set("colliders", &colliders.to_variant());
+            out.push(&d.to_variant());
+        }
+        out
+    }
+
+    /// The avatar's colliders as plain data: `bone`, `shape` (`sphere`,
+    /// `capsule`, `plane`, `insideSphere`, `insideCapsule`), `offset`, `tail`,
+    /// `normal`, `radius`, in the bone's local space.
+    #[func]
+    pub fn get_collider_descriptions(&self) -> VarArray {
+        use tress_rig::ColliderShape as S;
+        let mut out = VarArray::new();
+        let Some(avatar) = self.avatar.as_ref() else {
+            return out;
+        };
+        for c in &avatar.springs.colliders {
+            let (offset, tail, normal, radius) = match c.shape {
+                S::Sphere { offset, radius } | S::InsideSphere { offset, radius } => {
+                    (offset, offset, Vec3::Y, radius)
+                }
+                S::Capsule {
+                    offset,
+                    tail,
+                    radius,
+                }
+                | S::InsideCapsule {
+                    offset,
+                    tail,
+                    radius,
+                } => (offset, tail, Vec3::Y, radius),
+                S::Plane { offset, normal } => (offset, offset, normal, 0.0),
+            };
+            let mut d = VarDictionary::new();
+            d.set(
+                "bone",
+                &GString::from(avatar.nodes[c.node].name.as_str()).to_variant(),
+            );
+            d.set("shape", &GString::from(c.shape.name()).to_variant());
+            d.set("offset", &vector3(offset).to_variant());
+            d.set("tail", &vector3(tail).to_variant());
+            d.set("normal", &vector3(normal).to_variant());
+            d.set("radius", &radius.to_variant());
+            out.push(&d.to_variant());
+        }
+        out
     }
 
     /// Builds the solver from an already loaded avatar (Rust callers such as
