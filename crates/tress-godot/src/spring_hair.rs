@@ -1,7 +1,7 @@
 //! `TressSpringHair`: spring-chain hair as a SkeletonModifier3D.
 
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
-use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D, Time};
+use godot::classes::{Engine, ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D, Time};
 use godot::prelude::*;
 use tress_core::spring::{Mode, StepConfig};
 use tress_rig::Avatar;
@@ -36,6 +36,8 @@ pub struct TressSpringHair {
     last_substeps: u32,
     /// Microseconds the last update took.
     last_update_usec: u64,
+    /// Engine frame of the last update that advanced time.
+    last_frame: Option<u64>,
     avatar: Option<Avatar>,
     rig: Option<SpringRig>,
     /// Bone of each solver frame; `None` is the skeleton's own transform.
@@ -59,10 +61,29 @@ impl ISkeletonModifier3D for TressSpringHair {
         let Some(mut skel) = self.base().get_skeleton() else {
             return;
         };
-        let dt = match skel.get_modifier_callback_mode_process() {
-            ModifierCallbackModeProcess::PHYSICS => self.base().get_physics_process_delta_time(),
-            _ => self.base().get_process_delta_time(),
-        } as f32;
+        // Godot may update a skeleton (and run its modifiers) more than once
+        // in a frame; the frame's time is simulated on the first call only,
+        // later calls re-apply the same result.
+        let (frame, delta) = match skel.get_modifier_callback_mode_process() {
+            ModifierCallbackModeProcess::PHYSICS => (
+                Engine::singleton().get_physics_frames(),
+                self.base().get_physics_process_delta_time(),
+            ),
+            _ => (
+                Engine::singleton().get_process_frames(),
+                self.base().get_process_delta_time(),
+            ),
+        };
+        let dt = if self.last_frame == Some(frame) {
+            0.0
+        } else {
+            delta as f32
+        };
+        // A call that advanced no time (before the first frame) does not
+        // claim the frame.
+        if dt > 0.0 {
+            self.last_frame = Some(frame);
+        }
         let Some(rig) = self.rig.as_mut() else {
             return;
         };
@@ -267,7 +288,14 @@ impl TressSpringHair {
         let Some(avatar) = self.avatar.as_ref() else {
             return false;
         };
-        let Some(skel) = self.base().get_skeleton() else {
+        // The parent, not get_skeleton(): that one is only set once the
+        // node is inside the scene tree, and avatars are often configured
+        // before they are added.
+        let Some(skel) = self
+            .base()
+            .get_parent()
+            .and_then(|p| p.try_cast::<Skeleton3D>().ok())
+        else {
             godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
             return false;
         };

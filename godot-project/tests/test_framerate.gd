@@ -1,0 +1,56 @@
+## Frame-rate invariance in Godot: the standard head turn and settle, 12 s,
+## played at 30 fps and at 120 fps (separate processes with --fixed-fps).
+## TressSpringHair steps 1/120 s internally either way; the hair bone
+## rotations at shared 1/30 s times must agree. The core proves bit-identical
+## states when the substeps see the same poses (crates/tress-core/tests/
+## spring/invariance.rs); here the 30 fps run sees the head interpolated
+## between its frames while the 120 fps run sees the exact motion, so the
+## runs agree to a small angle, bounded and printed. After settling they
+## still differ by about 0.07° on most chains (measured 2026-11-29); the
+## cause is not yet found (a resting point that depends on the path through
+## contact is the first suspect), so that bound is loose on purpose.
+extends RefCounted
+
+const TestUtil = preload("res://tests/util.gd")
+const MOVING_TOLERANCE_DEG := 0.5
+
+func run(_tree: SceneTree) -> String:
+	var runs := {}
+	for fps in [30, 120]:
+		var out := TestUtil.repo_path("target/godot-framerate-%d.json" % fps)
+		var args := ["--headless", "--fixed-fps", str(fps), "--path", ProjectSettings.globalize_path("res://"),
+			"--script", "res://tests/tools/framerate_run.gd", "--", "--fps=%d" % fps, "--out=%s" % out]
+		var log := []
+		var code := OS.execute(OS.get_executable_path(), args, log, true)
+		if code != 0:
+			return "the %d fps run exited %d: %s" % [fps, code, "\n".join(log).right(400)]
+		var data = JSON.parse_string(FileAccess.get_file_as_string(out))
+		if data == null:
+			return "the %d fps run wrote no data" % fps
+		runs[fps] = data
+	var a: Array = runs[30].samples
+	var b: Array = runs[120].samples
+	if a.size() != b.size() or a.size() != 360:
+		return "sample counts differ: %d vs %d (want 360)" % [a.size(), b.size()]
+	var worst_moving := 0.0
+	var worst_still := 0.0
+	for i in a.size():
+		var ra: Array = a[i]
+		var rb: Array = b[i]
+		for k in range(0, ra.size(), 4):
+			var qa := Quaternion(ra[k], ra[k + 1], ra[k + 2], ra[k + 3])
+			var qb := Quaternion(rb[k], rb[k + 1], rb[k + 2], rb[k + 3])
+			if not (qa.is_finite() and qb.is_finite()):
+				return "non-finite rotation at sample %d" % i
+			var angle := rad_to_deg(qa.angle_to(qb))
+			# Samples 0..119 are the 4 s of motion; 300.. the last 2 s of stillness.
+			if i < 120:
+				worst_moving = maxf(worst_moving, angle)
+			elif i >= 300:
+				worst_still = maxf(worst_still, angle)
+	print("30 vs 120 fps: worst bone rotation difference %.4f° while moving, %.6f° in the last 2 s" % [worst_moving, worst_still])
+	if worst_moving > MOVING_TOLERANCE_DEG:
+		return "runs differ by %.3f° while the head moves (bound %.1f°)" % [worst_moving, MOVING_TOLERANCE_DEG]
+	if worst_still > 0.1:
+		return "runs still differ by %.4f° after settling" % worst_still
+	return ""

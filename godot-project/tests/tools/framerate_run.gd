@@ -1,0 +1,71 @@
+## Helper for test_framerate.gd (not a test itself): plays the standard head
+## turn (yaw 60°·sin(πt) for 4 s, then still, 12 s in all) on the built-in
+## avatar at the frame rate given by --fixed-fps, and writes every hair bone's
+## rotation at each 1/30 s boundary to --out=PATH as JSON.
+##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH
+extends SceneTree
+
+var fps := 30
+var out := ""
+var frame := 0
+var avatar: TressAvatar
+var skel: Skeleton3D
+var head := -1
+var bones: Array[int] = []
+## Frame number → bone rotations; Godot may report more than one skeleton
+## update per frame, and the last one (after the modifiers) is kept.
+var by_frame := {}
+
+func _initialize() -> void:
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--fps="):
+			fps = int(arg.trim_prefix("--fps="))
+		elif arg.begins_with("--out="):
+			out = arg.trim_prefix("--out=")
+	avatar = TressAvatar.new()
+	root.add_child(avatar)
+	var path := ProjectSettings.globalize_path("res://").path_join("../assets/tress_avatar.vrm").simplify_path()
+	if not avatar.load_vrm(path):
+		quit(1)
+		return
+	skel = avatar.get_skeleton()
+	head = skel.find_bone("Head")
+	for i in skel.get_bone_count():
+		if skel.get_bone_name(i).begins_with("Hair"):
+			bones.append(i)
+	skel.skeleton_updated.connect(_record)
+	process_frame.connect(_drive)
+
+## Sets the head for the frame about to be simulated (its end time).
+func _drive() -> void:
+	if frame >= 12 * fps:
+		_finish()
+		return
+	frame += 1
+	var t := float(frame) / fps
+	var yaw := deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0
+	skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, yaw))
+
+func _record() -> void:
+	if frame == 0 or frame > 12 * fps:
+		return
+	if (frame * 30) % fps == 0:
+		var row := []
+		for b in bones:
+			var q := skel.get_bone_pose_rotation(b)
+			row.append_array([q.x, q.y, q.z, q.w])
+		by_frame[frame] = row
+
+## Writes the samples once the run is over (one frame after the last).
+func _finish() -> void:
+	var samples := []
+	var keys := by_frame.keys()
+	keys.sort()
+	for k in keys:
+		samples.append(by_frame[k])
+	var f := FileAccess.open(out, FileAccess.WRITE)
+	f.store_string(JSON.stringify({"fps": fps, "bones": bones.size(), "samples": samples}))
+	f.close()
+	skel.skeleton_updated.disconnect(_record)
+	process_frame.disconnect(_drive)
+	quit(0)
