@@ -5,7 +5,9 @@
 //! where plain `cargo test` covers it.
 //!
 //! - [`avatar::TressAvatar`]: loads a `.vrm` at runtime and exposes its skeleton.
-//! - [`spring_hair::TressSpringHair`]: spring-chain hair, a SkeletonModifier3D.
+//! - [`spring_hair::TressSpringHair`]: spring-chain hair, a SkeletonModifier3D,
+//!   configured from a VRM file or by hand in the inspector.
+//! - [`collider::TressCollider3D`]: a collision shape for hand-made rigs.
 //! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
 //!
 //! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
@@ -17,7 +19,9 @@
 extern crate alloc;
 
 pub mod avatar;
+pub mod collider;
 pub mod convert;
+pub mod inspector_rig;
 pub mod spring_hair;
 pub mod strand_hair;
 

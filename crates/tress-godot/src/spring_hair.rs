@@ -1,13 +1,15 @@
 //! `TressSpringHair`: spring-chain hair as a SkeletonModifier3D.
 
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
-use godot::classes::{Engine, ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D, Time};
+use godot::classes::{Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, Time};
 use godot::prelude::*;
 use tress_core::spring::{Mode, StepConfig};
 use tress_rig::Avatar;
 use tress_rig::spring_rig::{RigOptions, SpringRig};
 
-use crate::convert::{pose_and_scale, quaternion, vector3};
+use crate::collider::TressCollider3D;
+use crate::convert::{pose_and_scale, quaternion, vec3, vector3};
+use crate::inspector_rig::{self, HandParams};
 use tress_core::math::Vec3;
 
 /// Spring-chain hair driven by Tress's fixed-step solver.
@@ -38,12 +40,51 @@ pub struct TressSpringHair {
     last_update_usec: u64,
     /// Engine frame of the last update that advanced time.
     last_frame: Option<u64>,
+    /// Hand-made chains (used when no VRM is configured): the first bone
+    /// of each chain, simulated.
+    #[export]
+    root_bones: PackedStringArray,
+    /// The last bone of each hand-made chain (its tail: the bone before it is
+    /// the last one simulated). One per root bone.
+    #[export]
+    end_bones: PackedStringArray,
+    /// Hand-made chains: return force toward the rest shape (VRM stiffness).
+    #[export]
+    #[init(val = 1.0)]
+    stiffness: f32,
+    /// Hand-made chains: velocity damping, 0..1 (VRM dragForce).
+    #[export(range = (0.0, 1.0))]
+    #[init(val = 0.4)]
+    drag: f32,
+    /// Hand-made chains: gravity strength (VRM gravityPower; 1 = real gravity).
+    #[export]
+    gravity_power: f32,
+    /// Hand-made chains: gravity direction.
+    #[export]
+    #[init(val = Vector3::new(0.0, -1.0, 0.0))]
+    gravity_dir: Vector3,
+    /// Hand-made chains: collision radius of each joint (metres).
+    #[export]
+    #[init(val = 0.02)]
+    hit_radius: f32,
     avatar: Option<Avatar>,
     rig: Option<SpringRig>,
-    /// Bone of each solver frame; `None` is the skeleton's own transform.
-    frame_bones: Vec<Option<i32>>,
+    /// Where each solver frame's pose comes from.
+    frame_sources: Vec<FrameSource>,
+    /// Hand-made rigs: avatar pseudo-node → the collider node it stands for.
+    collider_nodes: Vec<(usize, Gd<Node3D>)>,
     chain_bones: Vec<Vec<i32>>,
     base: Base<SkeletonModifier3D>,
+}
+
+/// Where a solver frame's world pose comes from each frame.
+enum FrameSource {
+    /// The skeleton's own global transform (chains hanging from the root).
+    Skeleton,
+    /// A bone's global pose.
+    Bone(i32),
+    /// A node's global transform (a TressCollider3D without a bone).
+    Node(Gd<Node3D>),
 }
 
 fn mode_of(i: i32) -> Mode {
@@ -56,6 +97,12 @@ fn mode_of(i: i32) -> Mode {
 
 #[godot_api]
 impl ISkeletonModifier3D for TressSpringHair {
+    fn ready(&mut self) {
+        if self.avatar.is_none() && !self.root_bones.is_empty() {
+            self.configure_from_inspector();
+        }
+    }
+
     fn process_modification(&mut self) {
         let start = Time::singleton().get_ticks_usec();
         let Some(mut skel) = self.base().get_skeleton() else {
@@ -88,10 +135,11 @@ impl ISkeletonModifier3D for TressSpringHair {
             return;
         };
         let skel_xf = skel.get_global_transform();
-        for (fi, bone) in self.frame_bones.iter().enumerate() {
-            let xf = match bone {
-                Some(b) => skel_xf * skel.get_bone_global_pose(*b),
-                None => skel_xf,
+        for (fi, source) in self.frame_sources.iter().enumerate() {
+            let xf = match source {
+                FrameSource::Bone(b) => skel_xf * skel.get_bone_global_pose(*b),
+                FrameSource::Skeleton => skel_xf,
+                FrameSource::Node(n) => n.get_global_transform(),
             };
             rig.world.set_frame_pose(fi, pose_and_scale(&xf).0);
         }
@@ -277,6 +325,49 @@ impl TressSpringHair {
         out
     }
 
+    /// Builds the hand-made chains from `root_bones` / `end_bones`, the
+    /// hand-made joint values and every TressCollider3D under the skeleton.
+    /// Called on ready when no VRM is configured; call it again after
+    /// changing the chain or collider list. Returns false (reason in the log)
+    /// when a bone is missing or an end does not descend from its root.
+    #[func]
+    pub fn configure_from_inspector(&mut self) -> bool {
+        let Some(skel) = self
+            .base()
+            .get_parent()
+            .and_then(|p| p.try_cast::<Skeleton3D>().ok())
+        else {
+            godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
+            return false;
+        };
+        let colliders: Vec<Gd<TressCollider3D>> = skel
+            .find_children_ex("*")
+            .type_("TressCollider3D")
+            .recursive(true)
+            .owned(false)
+            .done()
+            .iter_shared()
+            .filter_map(|n| n.try_cast::<TressCollider3D>().ok())
+            .collect();
+        let params = HandParams {
+            stiffness: self.stiffness,
+            drag: self.drag,
+            gravity_power: self.gravity_power,
+            gravity_dir: vec3(self.gravity_dir),
+            hit_radius: self.hit_radius,
+        };
+        match inspector_rig::build(&skel, &self.root_bones, &self.end_bones, params, &colliders) {
+            Ok(hand) => {
+                self.collider_nodes = hand.collider_nodes;
+                self.configure_from_avatar(hand.avatar)
+            }
+            Err(e) => {
+                godot_error!("TressSpringHair: {e}");
+                false
+            }
+        }
+    }
+
     /// Builds the solver from an already loaded avatar (Rust callers such as
     /// `TressAvatar`, which loads the file once for both).
     pub fn configure_from_avatar(&mut self, avatar: Avatar) -> bool {
@@ -318,18 +409,28 @@ impl TressSpringHair {
             godot_warn!("TressSpringHair: {n}");
         }
         let bone = |node: usize| -> i32 { find_bone(&skel, &avatar.nodes[node].name) };
-        let frame_bones: Vec<Option<i32>> = rig.frame_nodes.iter().map(|n| n.map(bone)).collect();
-        for (i, b) in frame_bones.iter().enumerate() {
-            if let (Some(b), Some(node)) = (b, rig.frame_nodes[i])
-                && *b < 0
-            {
-                godot_error!(
-                    "TressSpringHair: node '{}' (a hair attachment or collider) is not a bone of {}",
-                    avatar.nodes[node].name,
-                    skel.get_name()
-                );
-                return false;
-            }
+        let mut frame_sources = Vec::with_capacity(rig.frame_nodes.len());
+        for n in &rig.frame_nodes {
+            let source = match n {
+                None => FrameSource::Skeleton,
+                Some(n) => {
+                    if let Some((_, node)) = self.collider_nodes.iter().find(|(p, _)| p == n) {
+                        FrameSource::Node(node.clone())
+                    } else {
+                        let b = bone(*n);
+                        if b < 0 {
+                            godot_error!(
+                                "TressSpringHair: node '{}' (a hair attachment or collider) is not a bone of {}",
+                                avatar.nodes[*n].name,
+                                skel.get_name()
+                            );
+                            return false;
+                        }
+                        FrameSource::Bone(b)
+                    }
+                }
+            };
+            frame_sources.push(source);
         }
         let chain_bones: Vec<Vec<i32>> = rig
             .chains
@@ -342,7 +443,7 @@ impl TressSpringHair {
                 "TressSpringHair: {missing} hair joints are not skeleton bones; they stay still"
             );
         }
-        self.frame_bones = frame_bones;
+        self.frame_sources = frame_sources;
         self.chain_bones = chain_bones;
         self.rig = Some(rig);
         true
