@@ -1,7 +1,9 @@
 //! `TressSpringHair`: spring-chain hair as a SkeletonModifier3D.
 
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
-use godot::classes::{Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, Time};
+use godot::classes::{
+    AnimationPlayer, Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, Time,
+};
 use godot::prelude::*;
 use tress_core::spring::{Mode, StepConfig};
 use tress_rig::Avatar;
@@ -67,6 +69,15 @@ pub struct TressSpringHair {
     #[export]
     #[init(val = 0.02)]
     hit_radius: f32,
+    /// An AnimationPlayer whose current animation wins over the simulation
+    /// for the chains whose bones it animates; when the track ends (or the
+    /// player stops) the solver picks up from the animated motion.
+    #[export]
+    animation_player: NodePath,
+    /// Bone names the current animation drives, cached per animation name.
+    animated: Option<(StringName, Vec<String>)>,
+    /// Chains currently handed to the animation.
+    authored: Vec<bool>,
     avatar: Option<Avatar>,
     rig: Option<SpringRig>,
     /// Where each solver frame's pose comes from.
@@ -131,9 +142,37 @@ impl ISkeletonModifier3D for TressSpringHair {
         if dt > 0.0 {
             self.last_frame = Some(frame);
         }
+        let driven = self.animated_bones();
         let Some(rig) = self.rig.as_mut() else {
             return;
         };
+        // Authored motion wins: chains the playing animation drives follow
+        // it, with their animated local rotations, until it lets go.
+        self.authored.resize(self.chain_bones.len(), false);
+        for (ci, bones) in self.chain_bones.iter().enumerate() {
+            let by_anim = driven.as_ref().is_some_and(|names| {
+                bones.iter().any(|&b| {
+                    b >= 0
+                        && names
+                            .iter()
+                            .any(|n| *n == skel.get_bone_name(b).to_string())
+                })
+            });
+            if by_anim {
+                let rots: Vec<tress_core::math::Quat> = bones
+                    .iter()
+                    .map(|&b| {
+                        let q = skel.get_bone_pose_rotation(b.max(0));
+                        tress_core::math::Quat::from_xyzw(q.x, q.y, q.z, q.w)
+                    })
+                    .collect();
+                let _ = rig.world.set_authored(rig.chains[ci].index, Some(&rots));
+                self.authored[ci] = true;
+            } else if self.authored[ci] {
+                let _ = rig.world.set_authored(rig.chains[ci].index, None);
+                self.authored[ci] = false;
+            }
+        }
         let skel_xf = skel.get_global_transform();
         for (fi, source) in self.frame_sources.iter().enumerate() {
             let xf = match source {
@@ -188,6 +227,23 @@ impl TressSpringHair {
     pub fn reset(&mut self) {
         if let Some(rig) = self.rig.as_mut() {
             rig.world.reset();
+        }
+    }
+
+    /// World position of the end of segment `joint` of chain `chain` after
+    /// the last update (zero for bad indices): the solver's own answer,
+    /// independent of when Godot applies or restores bone poses.
+    #[func]
+    pub fn get_joint_tail(&self, chain: i32, joint: i32) -> Vector3 {
+        let (Ok(c), Ok(j)) = (usize::try_from(chain), usize::try_from(joint)) else {
+            return Vector3::ZERO;
+        };
+        match self.rig.as_ref() {
+            Some(rig) if c < rig.chains.len() => rig
+                .outputs(c)
+                .get(j)
+                .map_or(Vector3::ZERO, |o| vector3(o.tail)),
+            _ => Vector3::ZERO,
         }
     }
 
@@ -375,6 +431,37 @@ impl TressSpringHair {
         self.rebuild()
     }
 
+    /// Bones the animation player is animating right now, if it plays.
+    fn animated_bones(&mut self) -> Option<Vec<String>> {
+        if self.animation_player.is_empty() {
+            return None;
+        }
+        let player = self
+            .base()
+            .try_get_node_as::<AnimationPlayer>(&self.animation_player)?;
+        if !player.is_playing() {
+            return None;
+        }
+        let name = StringName::from(&player.get_current_animation());
+        if let Some((cached, bones)) = &self.animated
+            && *cached == name
+        {
+            return Some(bones.clone());
+        }
+        let anim = player.get_animation(&name)?;
+        let bones: Vec<String> = (0..anim.get_track_count())
+            .filter(|&t| anim.track_is_enabled(t))
+            .map(|t| {
+                anim.track_get_path(t)
+                    .get_concatenated_subnames()
+                    .to_string()
+            })
+            .filter(|b| !b.is_empty())
+            .collect();
+        self.animated = Some((name, bones.clone()));
+        Some(bones)
+    }
+
     fn rebuild(&mut self) -> bool {
         let Some(avatar) = self.avatar.as_ref() else {
             return false;
@@ -444,6 +531,7 @@ impl TressSpringHair {
             );
         }
         self.frame_sources = frame_sources;
+        self.authored.clear();
         self.chain_bones = chain_bones;
         self.rig = Some(rig);
         true
