@@ -388,12 +388,7 @@ impl TressSpringHair {
     /// when a bone is missing or an end does not descend from its root.
     #[func]
     pub fn configure_from_inspector(&mut self) -> bool {
-        let Some(skel) = self
-            .base()
-            .get_parent()
-            .and_then(|p| p.try_cast::<Skeleton3D>().ok())
-        else {
-            godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
+        let Some(skel) = self.parent_skeleton() else {
             return false;
         };
         let colliders: Vec<Gd<TressCollider3D>> = skel
@@ -431,6 +426,22 @@ impl TressSpringHair {
         self.rebuild()
     }
 
+    /// The Skeleton3D this node is a child of, or an error in the log.
+    ///
+    /// The parent, not `get_skeleton()`: that one is only set once the node
+    /// is inside the scene tree, and avatars are often configured before
+    /// they are added.
+    fn parent_skeleton(&self) -> Option<Gd<Skeleton3D>> {
+        let skel = self
+            .base()
+            .get_parent()
+            .and_then(|p| p.try_cast::<Skeleton3D>().ok());
+        if skel.is_none() {
+            godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
+        }
+        skel
+    }
+
     /// Bones the animation player is animating right now, if it plays.
     fn animated_bones(&mut self) -> Option<Vec<String>> {
         if self.animation_player.is_empty() {
@@ -466,15 +477,7 @@ impl TressSpringHair {
         let Some(avatar) = self.avatar.as_ref() else {
             return false;
         };
-        // The parent, not get_skeleton(): that one is only set once the
-        // node is inside the scene tree, and avatars are often configured
-        // before they are added.
-        let Some(skel) = self
-            .base()
-            .get_parent()
-            .and_then(|p| p.try_cast::<Skeleton3D>().ok())
-        else {
-            godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
+        let Some(skel) = self.parent_skeleton() else {
             return false;
         };
         let opts = RigOptions {
