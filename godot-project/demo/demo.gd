@@ -159,7 +159,6 @@ func _start(kind: String) -> void:
 
 func _toggle_pause() -> void:
 	paused = not paused
-	get_tree().paused = false
 	Engine.time_scale = 0.0 if paused else 1.0
 
 func _restart() -> void:

@@ -105,13 +105,6 @@ pub mod ops {
     }
 }
 
-/// Returns `v` when every component is finite, otherwise `fallback`.
-#[inline]
-#[must_use]
-pub fn finite_or(v: Vec3, fallback: Vec3) -> Vec3 {
-    if v.is_finite() { v } else { fallback }
-}
-
 #[cfg(test)]
 mod tests {
     use super::ops;

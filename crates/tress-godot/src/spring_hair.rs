@@ -5,7 +5,7 @@ use godot::classes::{
     AnimationPlayer, Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, Time,
 };
 use godot::prelude::*;
-use tress_core::spring::{Mode, StepConfig};
+use tress_core::spring::{JointOutput, Mode, StepConfig};
 use tress_rig::Avatar;
 use tress_rig::spring_rig::{RigOptions, SpringRig};
 
@@ -74,8 +74,13 @@ pub struct TressSpringHair {
     /// player stops) the solver picks up from the animated motion.
     #[export]
     animation_player: NodePath,
-    /// Bone names the current animation drives, cached per animation name.
-    animated: Option<(StringName, Vec<String>)>,
+    /// The current animation and the bones it drives (looked up once per
+    /// animation, not every frame).
+    animated: Option<(StringName, Vec<i32>)>,
+    /// Per-frame scratch: animated rotations of one chain.
+    scratch_rots: Vec<tress_core::math::Quat>,
+    /// Per-frame scratch: solver output of one chain.
+    scratch_out: Vec<JointOutput>,
     /// Chains currently handed to the animation.
     authored: Vec<bool>,
     avatar: Option<Avatar>,
@@ -142,31 +147,27 @@ impl ISkeletonModifier3D for TressSpringHair {
         if dt > 0.0 {
             self.last_frame = Some(frame);
         }
-        let driven = self.animated_bones();
+        let playing = self.refresh_animated(&skel);
         let Some(rig) = self.rig.as_mut() else {
             return;
         };
         // Authored motion wins: chains the playing animation drives follow
         // it, with their animated local rotations, until it lets go.
+        let driven: &[i32] = match (&self.animated, playing) {
+            (Some((_, bones)), true) => bones,
+            _ => &[],
+        };
         self.authored.resize(self.chain_bones.len(), false);
         for (ci, bones) in self.chain_bones.iter().enumerate() {
-            let by_anim = driven.as_ref().is_some_and(|names| {
-                bones.iter().any(|&b| {
-                    b >= 0
-                        && names
-                            .iter()
-                            .any(|n| *n == skel.get_bone_name(b).to_string())
-                })
-            });
-            if by_anim {
-                let rots: Vec<tress_core::math::Quat> = bones
-                    .iter()
-                    .map(|&b| {
-                        let q = skel.get_bone_pose_rotation(b.max(0));
-                        tress_core::math::Quat::from_xyzw(q.x, q.y, q.z, q.w)
-                    })
-                    .collect();
-                let _ = rig.world.set_authored(rig.chains[ci].index, Some(&rots));
+            if bones.iter().any(|b| *b >= 0 && driven.contains(b)) {
+                self.scratch_rots.clear();
+                self.scratch_rots.extend(bones.iter().map(|&b| {
+                    let q = skel.get_bone_pose_rotation(b.max(0));
+                    tress_core::math::Quat::from_xyzw(q.x, q.y, q.z, q.w)
+                }));
+                let _ = rig
+                    .world
+                    .set_authored(rig.chains[ci].index, Some(&self.scratch_rots));
                 self.authored[ci] = true;
             } else if self.authored[ci] {
                 let _ = rig.world.set_authored(rig.chains[ci].index, None);
@@ -188,8 +189,9 @@ impl ISkeletonModifier3D for TressSpringHair {
         }
         self.last_substeps = rig.advance(dt);
         for (ci, bones) in self.chain_bones.iter().enumerate() {
-            for (k, out) in rig.outputs(ci).iter().enumerate() {
-                let bone = bones[k];
+            self.scratch_out.resize(bones.len(), JointOutput::default());
+            let n = rig.outputs_into(ci, &mut self.scratch_out);
+            for (out, &bone) in self.scratch_out[..n].iter().zip(bones) {
                 if bone >= 0 {
                     skel.set_bone_pose_rotation(bone, quaternion(out.local_rot));
                 }
@@ -442,35 +444,43 @@ impl TressSpringHair {
         skel
     }
 
-    /// Bones the animation player is animating right now, if it plays.
-    fn animated_bones(&mut self) -> Option<Vec<String>> {
+    /// Whether the animation player is playing; keeps `animated` (the
+    /// current animation and the bones its tracks drive) up to date.
+    fn refresh_animated(&mut self, skel: &Gd<Skeleton3D>) -> bool {
         if self.animation_player.is_empty() {
-            return None;
+            return false;
         }
-        let player = self
+        let Some(player) = self
             .base()
-            .try_get_node_as::<AnimationPlayer>(&self.animation_player)?;
+            .try_get_node_as::<AnimationPlayer>(&self.animation_player)
+        else {
+            return false;
+        };
         if !player.is_playing() {
-            return None;
+            return false;
         }
         let name = StringName::from(&player.get_current_animation());
-        if let Some((cached, bones)) = &self.animated
-            && *cached == name
+        if self
+            .animated
+            .as_ref()
+            .is_some_and(|(cached, _)| *cached == name)
         {
-            return Some(bones.clone());
+            return true;
         }
-        let anim = player.get_animation(&name)?;
-        let bones: Vec<String> = (0..anim.get_track_count())
+        let Some(anim) = player.get_animation(&name) else {
+            return false;
+        };
+        let bones: Vec<i32> = (0..anim.get_track_count())
             .filter(|&t| anim.track_is_enabled(t))
             .map(|t| {
-                anim.track_get_path(t)
-                    .get_concatenated_subnames()
-                    .to_string()
+                skel.find_bone(&GString::from(
+                    &anim.track_get_path(t).get_concatenated_subnames(),
+                ))
             })
-            .filter(|b| !b.is_empty())
+            .filter(|&b| b >= 0)
             .collect();
-        self.animated = Some((name, bones.clone()));
-        Some(bones)
+        self.animated = Some((name, bones));
+        true
     }
 
     fn rebuild(&mut self) -> bool {
@@ -498,7 +508,7 @@ impl TressSpringHair {
         for n in &rig.notes {
             godot_warn!("TressSpringHair: {n}");
         }
-        let bone = |node: usize| -> i32 { find_bone(&skel, &avatar.nodes[node].name) };
+        let bone = |node: usize| -> i32 { skel.find_bone(avatar.nodes[node].name.as_str()) };
         let mut frame_sources = Vec::with_capacity(rig.frame_nodes.len());
         for n in &rig.frame_nodes {
             let source = match n {
@@ -539,8 +549,4 @@ impl TressSpringHair {
         self.rig = Some(rig);
         true
     }
-}
-
-fn find_bone(skel: &Gd<Skeleton3D>, name: &str) -> i32 {
-    skel.find_bone(name)
 }

@@ -11,7 +11,7 @@
 //! VRM parameters map onto the improved solver as documented on
 //! [`improved_params`].
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Vec3};
 use tress_core::collide::Collider as CoreCollider;
 use tress_core::math::ops;
 use tress_core::spring::{
@@ -355,29 +355,22 @@ impl SpringRig {
     /// Per-joint output of chain `chain` (index into [`chains`](Self::chains)).
     #[must_use]
     pub fn outputs(&self, chain: usize) -> Vec<JointOutput> {
-        let c = &self.chains[chain];
-        let mut out = vec![JointOutput::default(); c.nodes.len()];
-        let n = self.world.outputs(c.index, &mut out);
+        let mut out = vec![JointOutput::default(); self.chains[chain].nodes.len()];
+        let n = self.outputs_into(chain, &mut out);
         out.truncate(n);
         out
+    }
+
+    /// [`outputs`](Self::outputs) into a caller's buffer (no allocation, for
+    /// per-frame use); returns how many joints were written.
+    pub fn outputs_into(&self, chain: usize, out: &mut [JointOutput]) -> usize {
+        self.world.outputs(self.chains[chain].index, out)
     }
 
     /// Total simulated joints.
     #[must_use]
     pub fn joint_count(&self) -> usize {
         self.chains.iter().map(|c| c.nodes.len()).sum()
-    }
-}
-
-/// The rotation that carries a rest direction onto a simulated one, for
-/// callers that only have positions.
-#[must_use]
-pub fn swing(from: Vec3, to: Vec3) -> Quat {
-    let (a, b) = (from.normalize_or_zero(), to.normalize_or_zero());
-    if a == Vec3::ZERO || b == Vec3::ZERO {
-        Quat::IDENTITY
-    } else {
-        Quat::from_rotation_arc(a, b)
     }
 }
 
