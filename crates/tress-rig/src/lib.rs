@@ -9,6 +9,7 @@
 
 extern crate alloc;
 
+pub mod anim;
 pub mod avatar;
 pub mod cli;
 pub mod error;

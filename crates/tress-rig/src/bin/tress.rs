@@ -3,6 +3,12 @@
 //! Subcommands:
 //! - `inspect FILE`: humanoid, springs, colliders, meshes and warnings of a
 //!   `.vrm`, `.glb`, `.gltf` or `.vrma`, as Tress reads them;
+//! - `validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]`:
+//!   retargets every clip onto every avatar and checks the result (defaults:
+//!   the built-in avatars and Godette × the Universal Animation Library and
+//!   three-vrm's two `.vrma` clips, from `assets/` and `../shared/assets/`);
+//! - `retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop]
+//!   -o OUT.glb`: the avatar's skeleton with the clips retargeted onto it;
 //! - `generate-assets [DIR]`: writes the built-in test avatars into DIR
 //!   (default `assets/`); `--check` compares instead of writing and fails
 //!   when the committed files differ from a fresh generation.
@@ -13,8 +19,209 @@ use std::process::ExitCode;
 use tress_rig::avatar;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: tress inspect FILE\n       tress generate-assets [--check] [DIR]");
+    eprintln!(
+        "usage: tress inspect FILE\n       \
+         tress validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]\n       \
+         tress retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop] -o OUT.glb\n       \
+         tress generate-assets [--check] [DIR]"
+    );
     ExitCode::from(2)
+}
+
+const DEFAULT_AVATARS: [&str; 3] = [
+    "assets/tress_avatar.vrm",
+    "assets/tress_avatar_layered.vrm",
+    "../shared/assets/godette-vrm0/Godette_vrm_v4.vrm",
+];
+const DEFAULT_CLIPS: [&str; 3] = [
+    "../shared/assets/quaternius-ual1/AnimationLibrary_Godot_Standard.gltf",
+    "../shared/assets/three-vrm-vrma/idle_loop.vrma",
+    "../shared/assets/three-vrm-vrma/test.vrma",
+];
+
+/// Values following each occurrence of `flag`.
+fn flag_values<'a>(args: &'a [String], flag: &str) -> Vec<&'a str> {
+    args.windows(2)
+        .filter(|w| w[0] == flag)
+        .map(|w| w[1].as_str())
+        .collect()
+}
+
+fn label(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+fn load_all(paths: &[&str]) -> Result<Vec<(String, tress_rig::Avatar)>, String> {
+    paths
+        .iter()
+        .map(|p| {
+            tress_rig::load_path(p)
+                .map(|a| (label(p), a))
+                .map_err(|e| format!("{p}: {e}"))
+        })
+        .collect()
+}
+
+/// A one-line progress bar on stderr, redrawn in place on a terminal (a log
+/// gets one line at the end instead of hundreds of carriage returns).
+fn progress(done: usize, total: usize, what: &str) {
+    use std::io::IsTerminal as _;
+    if !std::io::stderr().is_terminal() {
+        if done == total {
+            eprintln!("validated {total} clip × avatar pairs");
+        }
+        return;
+    }
+    let width = 30;
+    let filled = (done * width).checked_div(total).unwrap_or(width);
+    eprint!(
+        "\r[{}{}] {done}/{total} {:<48}",
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        what.chars().take(48).collect::<String>()
+    );
+    if done == total {
+        eprintln!();
+    }
+}
+
+fn validate_anim(args: &[String]) -> ExitCode {
+    let started = std::time::Instant::now();
+    let avatars = flag_values(args, "--avatar");
+    let clips = flag_values(args, "--clips");
+    let avatars: Vec<&str> = if avatars.is_empty() {
+        DEFAULT_AVATARS.to_vec()
+    } else {
+        avatars
+    };
+    let clips: Vec<&str> = if clips.is_empty() {
+        DEFAULT_CLIPS.to_vec()
+    } else {
+        clips
+    };
+    let missing: Vec<&&str> = avatars
+        .iter()
+        .chain(&clips)
+        .filter(|p| !std::path::Path::new(p).is_file())
+        .collect();
+    if !missing.is_empty() {
+        for m in missing {
+            eprintln!(
+                "error: {m} not found (run from the repository root with ../shared beside it, or pass --avatar / --clips)"
+            );
+        }
+        return ExitCode::FAILURE;
+    }
+    let (avatars, sources) = match (load_all(&avatars), load_all(&clips)) {
+        (Ok(a), Ok(s)) => (a, s),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let rows = tress_rig::cli::animations::validate_all(&avatars, &sources, progress);
+    let table = tress_rig::cli::animations::table(&rows);
+    print!("{table}");
+    println!(
+        "elapsed: {:.2} s (loading included)",
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(out) = flag_values(args, "--table").first()
+        && let Err(e) = std::fs::write(out, &table)
+    {
+        eprintln!("error: writing {out}: {e}");
+        return ExitCode::FAILURE;
+    }
+    if rows.iter().all(tress_rig::cli::animations::Row::passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn retarget(args: &[String]) -> ExitCode {
+    use tress_rig::anim::{BoneMap, RetargetOptions, Retargeter, clip_glb};
+    let positional: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| {
+            !a.starts_with("--")
+                && *a != "-o"
+                && !(*i > 0 && (args[i - 1] == "--clip" || args[i - 1] == "-o"))
+        })
+        .map(|(_, a)| a)
+        .collect();
+    let ([avatar_path, anim_path], Some(out)) = (
+        positional.as_slice(),
+        flag_values(args, "-o").first().copied(),
+    ) else {
+        return usage();
+    };
+    let (target, source) = match (
+        tress_rig::load_path(avatar_path),
+        tress_rig::load_path(anim_path),
+    ) {
+        (Ok(t), Ok(s)) => (t, s),
+        (Err(e), _) => {
+            eprintln!("error: {avatar_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        (_, Err(e)) => {
+            eprintln!("error: {anim_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(map) = BoneMap::detect(&source) else {
+        eprintln!(
+            "error: {anim_path}: no humanoid map and no Universal Animation Library `DEF-` bones to retarget from"
+        );
+        return ExitCode::FAILURE;
+    };
+    let r = match Retargeter::new(&source, &map, &target) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for n in &r.notes {
+        eprintln!("note: {n}");
+    }
+    let opts = RetargetOptions {
+        remove_travel: !args.iter().any(|a| a == "--keep-travel"),
+        loop_blend: (!args.iter().any(|a| a == "--no-loop")).then_some(0.3),
+        ..RetargetOptions::default()
+    };
+    let names = flag_values(args, "--clip");
+    let mut clips = Vec::new();
+    if names.is_empty() {
+        clips.extend(source.animations.iter().map(|a| r.retarget(a, &opts)));
+    } else {
+        for n in names {
+            match r.retarget_named(n, &opts) {
+                Ok(c) => clips.push(c),
+                Err(e) => {
+                    let known: Vec<&str> =
+                        source.animations.iter().map(|a| a.name.as_str()).collect();
+                    eprintln!("error: {e}; the file has: {}", known.join(", "));
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    let glb = clip_glb(&target, &clips);
+    if let Err(e) = std::fs::write(out, glb) {
+        eprintln!("error: writing {out}: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "wrote {out}: {} clip(s) on {} tracks",
+        clips.len(),
+        clips.first().map_or(0, |c| c.tracks.len() + 1)
+    );
+    ExitCode::SUCCESS
 }
 
 fn inspect(args: &[String]) -> ExitCode {
@@ -80,6 +287,8 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("generate-assets") => generate_assets(&args[1..]),
         Some("inspect") => inspect(&args[1..]),
+        Some("validate-anim") => validate_anim(&args[1..]),
+        Some("retarget") => retarget(&args[1..]),
         _ => usage(),
     }
 }

@@ -2,5 +2,7 @@
 //! without a process: report builders.
 //!
 //! - [`inspect`]: `tress inspect FILE`.
+//! - [`animations`]: `tress validate-anim`.
 
+pub mod animations;
 pub mod inspect;

@@ -56,6 +56,7 @@ pub struct GltfBuilder {
     views: Vec<Value>,
     bin: Vec<u8>,
     scene_roots: Vec<usize>,
+    animations: Vec<Value>,
 }
 
 impl GltfBuilder {
@@ -77,6 +78,66 @@ impl GltfBuilder {
         }
         self.nodes.push(n);
         self.nodes.len() - 1
+    }
+
+    /// Sets a node's scale (omitted from the file when one).
+    pub fn set_node_scale(&mut self, node: usize, scale: Vec3) {
+        if scale != Vec3::ONE {
+            self.nodes[node].insert("scale".into(), json!(scale.to_array()));
+        }
+    }
+
+    /// Adds an animation (one sampler per channel); returns its index.
+    pub fn add_animation(&mut self, anim: &crate::model::Animation) -> usize {
+        use crate::model::{ChannelValues, Interpolation};
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        for c in &anim.channels {
+            let (path, data, ty): (&str, Vec<f32>, &str) = match &c.values {
+                ChannelValues::Translation(v) => (
+                    "translation",
+                    v.iter().flat_map(|x| x.to_array()).collect(),
+                    "VEC3",
+                ),
+                ChannelValues::Rotation(v) => (
+                    "rotation",
+                    v.iter().flat_map(|x| x.to_array()).collect(),
+                    "VEC4",
+                ),
+                ChannelValues::Scale(v) => (
+                    "scale",
+                    v.iter().flat_map(|x| x.to_array()).collect(),
+                    "VEC3",
+                ),
+                ChannelValues::Weights(v) => ("weights", v.clone(), "SCALAR"),
+            };
+            let tv = self.add_view(bytes_of_f32(&c.times), None);
+            let lo = c.times.first().copied().unwrap_or(0.0);
+            let hi = c.times.last().copied().unwrap_or(0.0);
+            let input = self.add_accessor(tv, FLOAT, c.times.len(), "SCALAR", None);
+            // glTF requires min/max on animation inputs.
+            self.accessors[input]["min"] = json!([lo]);
+            self.accessors[input]["max"] = json!([hi]);
+            let width = match ty {
+                "VEC3" => 3,
+                "VEC4" => 4,
+                _ => 1,
+            };
+            let vv = self.add_view(bytes_of_f32(&data), None);
+            let output = self.add_accessor(vv, FLOAT, data.len() / width, ty, None);
+            let interpolation = match c.interpolation {
+                Interpolation::Linear => "LINEAR",
+                Interpolation::Step => "STEP",
+                Interpolation::CubicSpline => "CUBICSPLINE",
+            };
+            samplers
+                .push(json!({ "input": input, "output": output, "interpolation": interpolation }));
+            channels.push(json!({ "sampler": samplers.len() - 1,
+                "target": { "node": c.node, "path": path } }));
+        }
+        self.animations
+            .push(json!({ "name": anim.name, "samplers": samplers, "channels": channels }));
+        self.animations.len() - 1
     }
 
     /// Number of nodes added so far.
@@ -250,6 +311,10 @@ impl GltfBuilder {
             "bufferViews": self.views,
             "buffers": [{ "byteLength": self.bin.len() }],
         });
+        // Only when present, so documents without animations stay as they were.
+        if !self.animations.is_empty() {
+            doc["animations"] = json!(self.animations);
+        }
         if !extensions.is_empty() {
             let used: Vec<&String> = extensions.keys().collect();
             doc["extensionsUsed"] = json!(used);
