@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Godot headless test suite, or (--selftest) proves the runner fails
+# Runs the Godot headless test suite (or the tests named as arguments), or
+# (--selftest) proves the runner fails
 # tests that fail, error, hang or panic.
 #
 # Each test is godot-project/tests/NAME.gd, run by tests/runner.gd under
@@ -71,7 +72,9 @@ if [ "${1:-}" = "--selftest" ]; then
 fi
 
 passed=0; failed=0
-tests=$(cd "$repo/godot-project/tests" && ls test_*.gd render_*.gd 2>/dev/null | sed 's/\.gd$//')
+# Named tests (e.g. `tools/godot-tests.sh test_animation`) or all of them.
+if [ $# -gt 0 ]; then tests="$*"
+else tests=$(cd "$repo/godot-project/tests" && ls test_*.gd render_*.gd 2>/dev/null | sed 's/\.gd$//'); fi
 for t in $tests; do
 	if run_one "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done

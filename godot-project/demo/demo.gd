@@ -1,12 +1,13 @@
 ## The Tress demo: plays a VRM avatar with Tress spring hair.
 ##
-## Controls: model, hair solver, head-turn test (the standard 4 s yaw ±60°
-## then stillness), move-then-settle, pause, restart, framing; drag to orbit,
-## wheel to zoom. The overlay shows the hair update time (p50/p95 over the
-## last 120 frames), substeps and joints.
+## Controls: model, hair solver, animation (the Universal Animation Library
+## and the VRMA clips retargeted onto the avatar, looping, kept in place),
+## head-turn test (the standard 4 s yaw ±60° then stillness), move-then-settle,
+## pause, restart, framing; drag to orbit, wheel to zoom. The overlay shows the
+## hair update time (p50/p95 over the last 120 frames), substeps and joints.
 ##
 ## Command-line (after `--`): --model=PATH.vrm, --framing=hair,
-## --hair=improved|earlier|vrm, --motion=turn|move|still.
+## --hair=improved|earlier|vrm, --motion=turn|move|still, --anim=CLIP.
 extends Node3D
 
 const TressStage = preload("res://demo/stage.gd")
@@ -18,7 +19,11 @@ var info: Label
 var perf: Label
 var model_menu: OptionButton
 var mode_menu: OptionButton
+var anim_menu: OptionButton
 var models: Array[String] = []
+## Animation files retargeted onto each model that loads (those present).
+var anim_files: Array[String] = []
+var anim_wanted := ""
 var motion := "turn"
 var motion_time := 0.0
 var paused := false
@@ -37,6 +42,11 @@ func _ready() -> void:
 	var godette := repo.path_join("../shared/assets/godette-vrm0/Godette_vrm_v4.vrm").simplify_path()
 	if FileAccess.file_exists(godette):
 		models.append(godette)
+	for rel in ["../shared/assets/quaternius-ual1/AnimationLibrary_Godot_Standard.gltf",
+			"../shared/assets/three-vrm-vrma/idle_loop.vrma", "../shared/assets/three-vrm-vrma/test.vrma"]:
+		var f := repo.path_join(rel).simplify_path()
+		if FileAccess.file_exists(f):
+			anim_files.append(f)
 	var model := models[0]
 	var close_up := false
 	for arg in OS.get_cmdline_user_args():
@@ -50,6 +60,8 @@ func _ready() -> void:
 			hair_mode = maxi(0, ["improved", "earlier", "vrm", "godot"].find(arg.trim_prefix("--hair=")))
 		elif arg.begins_with("--motion="):
 			motion = arg.trim_prefix("--motion=")
+		elif arg.begins_with("--anim="):
+			anim_wanted = arg.trim_prefix("--anim=")
 	_build_ui()
 	_load(model)
 	stage.frame(close_up)
@@ -76,6 +88,9 @@ func _build_ui() -> void:
 	mode_menu.selected = hair_mode
 	mode_menu.item_selected.connect(_on_mode_selected)
 	box.add_child(_row("Hair motion", mode_menu))
+	anim_menu = OptionButton.new()
+	anim_menu.item_selected.connect(_on_anim_selected)
+	box.add_child(_row("Animation", anim_menu))
 	var buttons := HBoxContainer.new()
 	box.add_child(buttons)
 	for pair in [["Head-turn test", _start.bind("turn")], ["Move then settle", _start.bind("move")],
@@ -109,14 +124,45 @@ func _load(path: String) -> void:
 		var i := models.find(path)
 		if i >= 0:
 			model_menu.selected = i
+		_load_animations()
 		if head_bone >= 0:
 			await get_tree().process_frame
-			stage.fit_to_head((skel.global_transform * skel.get_bone_global_pose(head_bone)).origin)
+			# The rest pose: a clip already playing (kept across models) may crouch.
+			stage.fit_to_head((skel.global_transform * skel.get_bone_global_rest(head_bone)).origin)
 	else:
 		head_bone = -1
 		info.text = "Could not load %s (see the log)" % path.get_file()
 	motion_time = 0.0
 	samples.clear()
+
+## Retargets every animation file onto the loaded model and lists the clips.
+func _load_animations() -> void:
+	anim_menu.clear()
+	anim_menu.add_item("None (rest pose)")
+	for f in anim_files:
+		for n in stage.avatar.load_animations(f):
+			anim_menu.add_item(n)
+	if anim_menu.item_count == 1:
+		anim_menu.set_item_text(0, "None (no animation files found)")
+	var want := anim_wanted
+	for i in anim_menu.item_count:
+		if anim_menu.get_item_text(i) == want:
+			anim_menu.selected = i
+			_on_anim_selected(i)
+			return
+	anim_menu.selected = 0
+
+## A clip plays instead of the head-turn / move motions (both drive the
+## skeleton); picking a motion button stops the clip.
+func _on_anim_selected(i: int) -> void:
+	if i <= 0:
+		anim_wanted = ""
+		stage.avatar.stop_animation()
+		return
+	anim_wanted = anim_menu.get_item_text(i)
+	motion = "still"
+	stage.avatar.position = root_start
+	stage.avatar.play_animation(anim_wanted)
 
 func _on_model_selected(i: int) -> void:
 	if i == models.size():
@@ -153,6 +199,9 @@ func _on_mode_selected(i: int) -> void:
 	hair.solver_mode = i
 
 func _start(kind: String) -> void:
+	if anim_menu.selected > 0:
+		anim_menu.selected = 0
+		_on_anim_selected(0)
 	motion = kind
 	motion_time = 0.0
 	paused = false
@@ -165,6 +214,7 @@ func _restart() -> void:
 	motion_time = 0.0
 	stage.avatar.position = root_start
 	_apply_motion()
+	stage.avatar.restart_animation()
 	var hair := stage.avatar.get_hair_node()
 	if hair:
 		hair.reset()
@@ -176,7 +226,7 @@ func _toggle_framing() -> void:
 ## sway of the whole avatar (move), then stillness.
 func _apply_motion() -> void:
 	var skel := stage.avatar.get_skeleton()
-	if skel == null or head_bone < 0:
+	if skel == null or head_bone < 0 or anim_wanted != "":
 		return
 	var t := motion_time
 	var active := t < 4.0

@@ -47,6 +47,8 @@ func load_model(path: String) -> bool:
 	return avatar.load_vrm(path)
 
 var head := Vector3(0, 1.5, 0)
+## Height of the top of the model (hair included) above the floor.
+var top := 1.7
 var close := false
 
 ## Full body or a close-up of the hair.
@@ -58,13 +60,21 @@ func frame(close_up: bool) -> void:
 		target = head + Vector3(0, 0.06 * height + 0.03, 0)
 		distance = 0.5 * height + 0.5
 	else:
-		target = Vector3(head.x, 0.62 * height, head.z)
-		distance = 2.1 * height
+		# Fit the whole model: chibi avatars carry much of their height above
+		# the head bone.
+		var h := maxf(top, height)
+		target = Vector3(head.x, 0.5 * h, head.z)
+		distance = 1.65 * h + 0.3
 	update_camera()
 
-## Re-frames the camera around an avatar whose head bone is at `head_pos`.
+## Re-frames the camera around an avatar whose head bone is at `head_pos`
+## (the top of the model is read from its meshes' rest bounds).
 func fit_to_head(head_pos: Vector3) -> void:
 	head = head_pos
+	top = head_pos.y * 1.12
+	for m in avatar.find_children("*", "MeshInstance3D", true, false):
+		var box: AABB = m.global_transform * m.get_aabb()
+		top = maxf(top, box.end.y)
 	frame(close)
 
 func update_camera() -> void:

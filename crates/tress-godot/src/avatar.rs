@@ -1,6 +1,9 @@
 //! `TressAvatar`: a Node3D that loads a VRM avatar at runtime.
 
-use godot::classes::{GltfDocument, GltfState, INode3D, Node, Node3D, ProjectSettings, Skeleton3D};
+use godot::classes::{
+    AnimationLibrary, AnimationPlayer, GltfDocument, GltfState, INode3D, Node, Node3D,
+    ProjectSettings, Skeleton3D,
+};
 use godot::global::Error as GdError;
 use godot::prelude::*;
 
@@ -26,6 +29,25 @@ pub struct TressAvatar {
     /// Solver for the hair added on load: 0 improved, 1 earlier, 2 VRM-compatible.
     #[export(enum = (Improved = 0, Earlier = 1, VrmCompatible = 2))]
     hair_mode: i32,
+    /// Humanoid clips to retarget onto the avatar after it loads: the
+    /// Universal Animation Library's glTF (Rigify `DEF-` bones), a `.vrma`,
+    /// or any glTF/VRM with a humanoid map. Empty: none.
+    #[export(file = "*.gltf,*.glb,*.vrma,*.vrm")]
+    animation_file: GString,
+    /// Clip to start once `animation_file` is loaded (empty: none).
+    #[export]
+    autoplay: GString,
+    /// Keep the character in place: remove the net horizontal travel of
+    /// each clip (its sway stays). Applies to clips loaded afterwards.
+    #[export]
+    #[init(val = true)]
+    remove_travel: bool,
+    /// Clips loaded so far, in load order.
+    clip_names: Vec<String>,
+    player: Option<Gd<AnimationPlayer>>,
+    /// The avatar as our loader read it (rest pose from the file), kept for
+    /// retargeting.
+    vrm: Option<tress_rig::Avatar>,
     skeleton: Option<Gd<Skeleton3D>>,
     hair: Option<Gd<TressSpringHair>>,
     /// VRM humanoid bone name → skeleton bone (node) name.
@@ -40,6 +62,14 @@ impl INode3D for TressAvatar {
         if !self.vrm_path.is_empty() && self.model.is_none() {
             let path = self.vrm_path.clone();
             self.load_vrm(path);
+        }
+        if !self.animation_file.is_empty() && self.model.is_some() && self.clip_names.is_empty() {
+            let path = self.animation_file.clone();
+            self.load_animations(path);
+            if !self.autoplay.is_empty() {
+                let clip = self.autoplay.clone();
+                self.play_animation(clip);
+            }
         }
     }
 }
@@ -96,6 +126,7 @@ impl TressAvatar {
                         }
                     }
                 }
+                self.vrm = Some(vrm.clone());
                 if self.spring_hair {
                     self.attach_hair(vrm, &file);
                 }
@@ -115,9 +146,201 @@ impl TressAvatar {
         if let Some(mut m) = self.model.take() {
             m.queue_free();
         }
+        if let Some(mut p) = self.player.take() {
+            p.queue_free();
+        }
         self.skeleton = None;
         self.hair = None;
+        self.vrm = None;
+        self.clip_names.clear();
         self.humanoid.clear();
+    }
+
+    /// Retargets every clip of an animation file onto the loaded avatar and
+    /// adds them to its AnimationPlayer (created on first use; every clip
+    /// loops). Returns the names of the clips added; logs why and returns
+    /// none when the file cannot be read or lacks required body bones.
+    #[func]
+    pub fn load_animations(&mut self, path: GString) -> PackedStringArray {
+        let file = globalize(&path);
+        if self.vrm.is_none() || self.skeleton.is_none() {
+            godot_error!(
+                "TressAvatar: load a VRM avatar with a skeleton before its animations ('{path}')"
+            );
+            return PackedStringArray::new();
+        }
+        let (Some(vrm), Some(skeleton)) = (self.vrm.take(), self.skeleton.clone()) else {
+            return PackedStringArray::new();
+        };
+        // Taken to lend it while `self` is borrowed mutably; put back below.
+        let added = self.retarget_into_player(&path, &file, &vrm, &skeleton);
+        self.vrm = Some(vrm);
+        added
+    }
+
+    fn retarget_into_player(
+        &mut self,
+        path: &GString,
+        file: &str,
+        vrm: &tress_rig::Avatar,
+        skeleton: &Gd<Skeleton3D>,
+    ) -> PackedStringArray {
+        let mut added = PackedStringArray::new();
+        let source = match tress_rig::load_path(file) {
+            Ok(s) => s,
+            Err(e) => {
+                godot_error!("TressAvatar: cannot load animations '{path}': {e}");
+                return added;
+            }
+        };
+        let Some(map) = tress_rig::anim::BoneMap::detect(&source) else {
+            godot_error!(
+                "TressAvatar: '{path}' has no humanoid map (VRM/VRMA) and no Universal Animation Library `DEF-` bones"
+            );
+            return added;
+        };
+        let retargeter = match tress_rig::anim::Retargeter::new(&source, &map, vrm) {
+            Ok(r) => r,
+            Err(e) => {
+                godot_error!("TressAvatar: cannot retarget '{path}': {e}");
+                return added;
+            }
+        };
+        for n in &retargeter.notes {
+            godot_warn!("TressAvatar: {path}: {n}");
+        }
+        let opts = tress_rig::anim::RetargetOptions {
+            remove_travel: self.remove_travel,
+            ..tress_rig::anim::RetargetOptions::default()
+        };
+        let player = self.ensure_player();
+        let skeleton_path = self.base().get_path_to(skeleton).to_string();
+        let stem = std::path::Path::new(file)
+            .file_stem()
+            .map_or_else(|| "clip".to_owned(), |s| s.to_string_lossy().into_owned());
+        let mut lib = if player.has_animation_library("") {
+            player
+                .get_animation_library("")
+                .unwrap_or_else(AnimationLibrary::new_gd)
+        } else {
+            AnimationLibrary::new_gd()
+        };
+        let mut unmatched = 0;
+        for anim in &source.animations {
+            let clip = retargeter.retarget(anim, &opts);
+            let (ganim, missing) = crate::animation::to_godot(&clip, vrm, skeleton, &skeleton_path);
+            unmatched = unmatched.max(missing);
+            // VRMA files usually hold one unnamed (or generic) clip: use the file name.
+            let mut name = if anim.name.is_empty()
+                || (source.animations.len() == 1 && anim.name == "animation")
+            {
+                stem.clone()
+            } else {
+                anim.name.clone()
+            };
+            while self.clip_names.contains(&name) {
+                name.push('+');
+            }
+            lib.add_animation(name.as_str(), &ganim);
+            added.push(name.as_str());
+            self.clip_names.push(name);
+        }
+        if unmatched > 0 {
+            godot_warn!(
+                "TressAvatar: {unmatched} retargeted bone(s) not found in the skeleton; their tracks are left out"
+            );
+        }
+        let mut player = player;
+        if !player.has_animation_library("") {
+            player.add_animation_library("", &lib);
+        }
+        added
+    }
+
+    fn ensure_player(&mut self) -> Gd<AnimationPlayer> {
+        if let Some(p) = &self.player {
+            return p.clone();
+        }
+        let mut p = AnimationPlayer::new_alloc();
+        p.set_name("TressAnimation");
+        self.base_mut().add_child(&p);
+        // The hair yields to the player on chains it animates (none of ours:
+        // retargeting never writes hair tracks, but a user's clip may).
+        if let Some(hair) = self.hair.clone() {
+            let path = hair.get_path_to(&p);
+            let mut hair = hair;
+            hair.set("animation_player", &path.to_variant());
+        }
+        self.player = Some(p.clone());
+        p
+    }
+
+    /// Names of the clips loaded with `load_animations`.
+    #[func]
+    pub fn get_animation_names(&self) -> PackedStringArray {
+        self.clip_names
+            .iter()
+            .map(|n| GString::from(n.as_str()))
+            .collect()
+    }
+
+    /// Plays a loaded clip from its start, looping. Returns false (and logs
+    /// the known names) when there is no such clip.
+    #[func]
+    pub fn play_animation(&mut self, name: GString) -> bool {
+        let key = name.to_string();
+        let Some(mut p) = self
+            .player
+            .clone()
+            .filter(|_| self.clip_names.contains(&key))
+        else {
+            godot_error!(
+                "TressAvatar: no animation '{name}'; loaded: {}",
+                self.clip_names.join(", ")
+            );
+            return false;
+        };
+        p.stop();
+        p.play_ex().name(key.as_str()).done();
+        true
+    }
+
+    /// Starts the current clip again from its first frame.
+    #[func]
+    pub fn restart_animation(&mut self) {
+        if let Some(mut p) = self.player.clone() {
+            let current = p.get_current_animation();
+            if !current.is_empty() {
+                p.stop();
+                p.play_ex().name(&StringName::from(&current)).done();
+            }
+        }
+    }
+
+    /// Stops the clip and puts the body back in its rest pose.
+    #[func]
+    pub fn stop_animation(&mut self) {
+        if let Some(mut p) = self.player.clone() {
+            p.stop();
+        }
+        if let Some(mut s) = self.skeleton.clone() {
+            s.reset_bone_poses();
+        }
+    }
+
+    /// The clip playing now ("" when none).
+    #[func]
+    pub fn get_current_animation(&self) -> GString {
+        self.player
+            .as_ref()
+            .filter(|p| p.is_playing())
+            .map_or_else(GString::new, |p| p.get_current_animation().clone())
+    }
+
+    /// The AnimationPlayer holding the retargeted clips, or null.
+    #[func]
+    pub fn get_animation_player(&self) -> Option<Gd<AnimationPlayer>> {
+        self.player.clone()
     }
 
     /// The TressSpringHair added on load, or null.

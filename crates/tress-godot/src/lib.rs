@@ -4,7 +4,8 @@
 //! node classes. The motion and loading logic lives in the other crates,
 //! where plain `cargo test` covers it.
 //!
-//! - [`avatar::TressAvatar`]: loads a `.vrm` at runtime and exposes its skeleton.
+//! - [`avatar::TressAvatar`]: loads a `.vrm` at runtime, exposes its skeleton
+//!   and plays humanoid clips retargeted onto it ([`animation`]).
 //! - [`spring_hair::TressSpringHair`]: spring-chain hair, a SkeletonModifier3D,
 //!   configured from a VRM file or by hand in the inspector.
 //! - [`collider::TressCollider3D`]: a collision shape for hand-made rigs.
@@ -18,6 +19,7 @@
 
 extern crate alloc;
 
+pub mod animation;
 pub mod avatar;
 pub mod collider;
 pub mod convert;
