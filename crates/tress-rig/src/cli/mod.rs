@@ -2,5 +2,7 @@
 //! without a process: report builders.
 //!
 //! - [`inspect`]: `tress inspect FILE`.
+//! - [`measure`]: `tress measure FILE ...` (arguments and JSON).
 
 pub mod inspect;
+pub mod measure;
