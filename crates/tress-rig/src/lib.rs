@@ -17,6 +17,7 @@ pub mod gltf_write;
 pub mod groom;
 mod json;
 pub mod load;
+pub mod measure;
 pub mod model;
 
 pub use error::{Error, ErrorKind, Warning};

@@ -11,7 +11,10 @@
 //!   -o OUT.glb`: the avatar's skeleton with the clips retargeted onto it;
 //! - `generate-assets [DIR]`: writes the built-in test avatars into DIR
 //!   (default `assets/`); `--check` compares instead of writing and fails
-//!   when the committed files differ from a fresh generation.
+//!   when the committed files differ from a fresh generation;
+//! - `measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120]
+//!   [--json OUT.json]`: hair quality on the standard head-motion run
+//!   (stretch, root fixity, settling, penetration, frame-rate invariance).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,7 +26,8 @@ fn usage() -> ExitCode {
         "usage: tress inspect FILE\n       \
          tress validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]\n       \
          tress retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop] -o OUT.glb\n       \
-         tress generate-assets [--check] [DIR]"
+         tress generate-assets [--check] [DIR]\n       {}",
+        tress_rig::cli::measure::USAGE
     );
     ExitCode::from(2)
 }
@@ -240,6 +244,43 @@ fn inspect(args: &[String]) -> ExitCode {
     }
 }
 
+fn measure(args: &[String]) -> ExitCode {
+    let parsed = match tress_rig::cli::measure::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}\nusage: {}", tress_rig::cli::measure::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    let file = parsed.file.display().to_string();
+    let avatar = match tress_rig::load_path(&parsed.file) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = match tress_rig::measure::measure(&avatar, &parsed.options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("file: {file}");
+    print!("{}", tress_rig::measure::report::summary(&report));
+    if let Some(out) = &parsed.json {
+        let doc = tress_rig::cli::measure::json(&file, &report);
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        if let Err(e) = std::fs::write(out, text + "\n") {
+            eprintln!("error: writing {}: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {}", out.display());
+    }
+    ExitCode::SUCCESS
+}
+
 fn generate_assets(args: &[String]) -> ExitCode {
     let check = args.iter().any(|a| a == "--check");
     let dir = args
@@ -289,6 +330,7 @@ fn main() -> ExitCode {
         Some("inspect") => inspect(&args[1..]),
         Some("validate-anim") => validate_anim(&args[1..]),
         Some("retarget") => retarget(&args[1..]),
+        Some("measure") => measure(&args[1..]),
         _ => usage(),
     }
 }

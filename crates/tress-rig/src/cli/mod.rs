@@ -3,6 +3,8 @@
 //!
 //! - [`inspect`]: `tress inspect FILE`.
 //! - [`animations`]: `tress validate-anim`.
+//! - [`measure`]: `tress measure FILE ...` (arguments and JSON).
 
 pub mod animations;
 pub mod inspect;
+pub mod measure;

@@ -1,0 +1,97 @@
+//! `tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--json OUT.json]`.
+
+use std::path::PathBuf;
+
+use crate::measure::{MeasureError, MeasureOptions, Report, Solver, parse_fps};
+
+/// Parsed arguments of `tress measure`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Args {
+    /// The avatar.
+    pub file: PathBuf,
+    /// What to measure.
+    pub options: MeasureOptions,
+    /// Where to write the JSON report.
+    pub json: Option<PathBuf>,
+}
+
+/// The usage line.
+pub const USAGE: &str =
+    "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--json OUT.json]";
+
+/// Parses the arguments after `measure`.
+///
+/// # Errors
+/// A message naming the bad or missing argument.
+pub fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut file = None;
+    let mut options = MeasureOptions::default();
+    let mut json = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match a.as_str() {
+            "--solver" => {
+                options.solver = value("--solver")?
+                    .parse::<Solver>()
+                    .map_err(|e: MeasureError| e.to_string())?;
+            }
+            "--fps" => options.fps = parse_fps(&value("--fps")?).map_err(|e| e.to_string())?,
+            "--json" => json = Some(PathBuf::from(value("--json")?)),
+            s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
+            s if file.is_none() => file = Some(PathBuf::from(s)),
+            s => return Err(format!("unexpected argument `{s}` (one FILE only)")),
+        }
+    }
+    let file = file.ok_or_else(|| "missing FILE".to_owned())?;
+    Ok(Args {
+        file,
+        options,
+        json,
+    })
+}
+
+/// The JSON document: the file measured, then the report's fields.
+#[must_use]
+pub fn json(file: &str, report: &Report) -> serde_json::Value {
+    let mut v = serde_json::to_value(report).unwrap_or(serde_json::Value::Null);
+    if let serde_json::Value::Object(map) = &mut v {
+        map.insert("file".to_owned(), serde_json::Value::from(file));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|&a| a.to_owned()).collect()
+    }
+
+    #[test]
+    fn parses_options_and_rejects_mistakes() {
+        let a = parse_args(&args(&[
+            "a.vrm", "--solver", "earlier", "--fps", "30,120", "--json", "o.json",
+        ]))
+        .expect("parses");
+        assert_eq!(a.file, PathBuf::from("a.vrm"));
+        assert_eq!(a.options.solver, Solver::Earlier);
+        assert_eq!(a.options.fps, vec![30, 120]);
+        assert_eq!(a.json, Some(PathBuf::from("o.json")));
+        let e = parse_args(&args(&["a.vrm", "--solver", "fast"])).unwrap_err();
+        assert!(e.contains("unknown solver `fast`"), "{e}");
+        let e = parse_args(&args(&["a.vrm", "--fps", "30,0"])).unwrap_err();
+        assert!(e.contains("bad frame rate"), "{e}");
+        assert!(parse_args(&args(&[])).unwrap_err().contains("missing FILE"));
+        assert!(
+            parse_args(&args(&["a.vrm", "--json"]))
+                .unwrap_err()
+                .contains("needs a value")
+        );
+    }
+}
