@@ -297,10 +297,20 @@ fn lock_mesh(lock: &Lock, first_joint: usize, rings: usize, sides: usize) -> Pri
             rz: 0.004 * (1.0 - 0.5 * s),
         },
         &|s, _| {
+            // Bone i carries segment i (joint i to joint i + 1); weights blend
+            // between neighbouring bones around each joint, so mid-segment
+            // vertices move rigidly with their own bone.
             let f = (s * segs).clamp(0.0, segs);
             let i = (f as usize).min(lock.def.segments - 1);
+            let u = f - i as f32;
             let j = |k: usize| u16::try_from(first_joint + k).expect("joint index fits u16");
-            blend(j(i), j(i + 1), f - i as f32)
+            if u < 0.5 && i > 0 {
+                blend(j(i - 1), j(i), 0.5 + u)
+            } else if u >= 0.5 && i + 1 < lock.def.segments {
+                blend(j(i), j(i + 1), u - 0.5)
+            } else {
+                blend(j(i), j(i), 0.0)
+            }
         },
     )
 }
