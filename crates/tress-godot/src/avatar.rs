@@ -1,13 +1,16 @@
 //! `TressAvatar`: a Node3D that loads a VRM avatar at runtime.
 
 use godot::classes::{
-    AnimationLibrary, AnimationPlayer, GltfDocument, GltfState, INode3D, Node, Node3D,
-    ProjectSettings, Skeleton3D,
+    AnimationLibrary, AnimationPlayer, BoneAttachment3D, CapsuleShape3D, CollisionShape3D,
+    GltfDocument, GltfState, INode3D, MeshInstance3D, Node, Node3D, ProjectSettings, Skeleton3D,
+    SphereShape3D,
 };
 use godot::global::Error as GdError;
 use godot::prelude::*;
 
+use crate::convert::{quaternion, vector3};
 use crate::spring_hair::TressSpringHair;
+use crate::strand_hair::TressStrandHair;
 
 /// Loads a `.vrm` (or `.glb`/`.gltf`) avatar at runtime and shows it.
 ///
@@ -42,6 +45,23 @@ pub struct TressAvatar {
     #[export]
     #[init(val = true)]
     remove_travel: bool,
+    /// Meshes to hide (accessories: hats, glasses, a hair mesh replaced by
+    /// strands), by mesh instance or mesh resource name. Applied on load
+    /// and whenever it changes.
+    #[export]
+    #[var(set = set_hidden_meshes)]
+    hidden_meshes: PackedStringArray,
+    /// Strand hair groom (`.tfx` or OBJ polylines) to grow on the head on
+    /// load, authored in the avatar's model space (empty: none). A
+    /// TressStrandHair is added on the head bone, colliding with the VRM
+    /// colliders on the head.
+    #[export(file = "*.tfx,*.obj")]
+    strand_groom: GString,
+    /// Share of the groom's strands simulated and drawn (level of detail).
+    #[export(range = (0.01, 1.0))]
+    #[init(val = 1.0)]
+    strand_fraction: f32,
+    strands: Option<Gd<TressStrandHair>>,
     /// Clips loaded so far, in load order.
     clip_names: Vec<String>,
     player: Option<Gd<AnimationPlayer>>,
@@ -127,6 +147,9 @@ impl TressAvatar {
                     }
                 }
                 self.vrm = Some(vrm.clone());
+                if !self.strand_groom.is_empty() {
+                    self.attach_strands(&vrm);
+                }
                 if self.spring_hair {
                     self.attach_hair(vrm, &file);
                 }
@@ -135,6 +158,7 @@ impl TressAvatar {
                 godot_warn!("TressAvatar: '{file}' shows, but its VRM data cannot be used: {e}")
             }
         }
+        self.apply_hidden_meshes();
         self.vrm_path = path;
         self.signals().avatar_loaded().emit();
         true
@@ -151,6 +175,7 @@ impl TressAvatar {
         }
         self.skeleton = None;
         self.hair = None;
+        self.strands = None;
         self.vrm = None;
         self.clip_names.clear();
         self.humanoid.clear();
@@ -371,6 +396,156 @@ impl TressAvatar {
             self.hair = Some(hair);
         } else {
             hair.queue_free();
+        }
+    }
+
+    #[func]
+    fn set_hidden_meshes(&mut self, names: PackedStringArray) {
+        self.hidden_meshes = names;
+        self.apply_hidden_meshes();
+    }
+
+    /// Names of the model's mesh instances (what `hidden_meshes` matches,
+    /// besides the mesh resources' own names).
+    #[func]
+    pub fn get_mesh_names(&self) -> PackedStringArray {
+        self.mesh_instances()
+            .iter()
+            .map(|m| GString::from(&m.get_name()))
+            .collect()
+    }
+
+    fn mesh_instances(&self) -> Vec<Gd<MeshInstance3D>> {
+        let Some(model) = self.model.as_ref() else {
+            return Vec::new();
+        };
+        model
+            .find_children_ex("*")
+            .type_("MeshInstance3D")
+            .recursive(true)
+            .owned(false)
+            .done()
+            .iter_shared()
+            .filter_map(|n| n.try_cast::<MeshInstance3D>().ok())
+            // The strand ribbons are ours, not the model's.
+            .filter(|m| {
+                m.get_parent()
+                    .is_none_or(|p| !p.is_class("TressStrandHair"))
+            })
+            .collect()
+    }
+
+    /// Hides every mesh instance whose node name or mesh name is listed;
+    /// shows the others. A listed name that matches nothing is reported.
+    fn apply_hidden_meshes(&mut self) {
+        if self.model.is_none() {
+            return;
+        }
+        let wanted: Vec<String> = self
+            .hidden_meshes
+            .as_slice()
+            .iter()
+            .map(GString::to_string)
+            .collect();
+        let mut matched = vec![false; wanted.len()];
+        for mut m in self.mesh_instances() {
+            let node_name = m.get_name().to_string();
+            let mesh_name = m
+                .get_mesh()
+                .map(|r| r.get_name().to_string())
+                .unwrap_or_default();
+            let mut hide = false;
+            for (i, w) in wanted.iter().enumerate() {
+                if *w == node_name || (!mesh_name.is_empty() && *w == mesh_name) {
+                    matched[i] = true;
+                    hide = true;
+                }
+            }
+            m.set_visible(!hide);
+        }
+        for (w, ok) in wanted.iter().zip(matched) {
+            if !ok {
+                godot_warn!(
+                    "TressAvatar: no mesh named '{w}' to hide; meshes: {}",
+                    self.get_mesh_names()
+                );
+            }
+        }
+    }
+
+    /// The TressStrandHair added for `strand_groom`, or null.
+    #[func]
+    pub fn get_strand_node(&self) -> Option<Gd<TressStrandHair>> {
+        self.strands.clone()
+    }
+
+    /// Grows `strand_groom` on the head bone: a BoneAttachment3D carries a
+    /// TressStrandHair whose groom origin is the head's rest position in
+    /// model space, with the VRM colliders on the head as collision shapes.
+    fn attach_strands(&mut self, vrm: &tress_rig::Avatar) {
+        let groom = self.strand_groom.clone();
+        let Some(mut skel) = self.skeleton.clone() else {
+            godot_warn!("TressAvatar: no skeleton; strand hair '{groom}' not added");
+            return;
+        };
+        let Some(head) = vrm.humanoid.as_ref().and_then(|h| h.bone("head")) else {
+            godot_warn!("TressAvatar: no humanoid head; strand hair '{groom}' not added");
+            return;
+        };
+        let head_name = vrm.nodes[head].name.clone();
+        let bone = skel.find_bone(head_name.as_str());
+        if bone < 0 {
+            godot_warn!(
+                "TressAvatar: head bone '{head_name}' not in the skeleton; strand hair not added"
+            );
+            return;
+        }
+        let mut att = BoneAttachment3D::new_alloc();
+        att.set_name("TressStrandHead");
+        att.set_bone_name(head_name.as_str());
+        skel.add_child(&att);
+        let mut hair = TressStrandHair::new_alloc();
+        hair.set_name("TressStrandHair");
+        let rest = skel.get_bone_global_rest(bone);
+        hair.set("groom_origin", &rest.origin.to_variant());
+        hair.set("strand_fraction", &self.strand_fraction.to_variant());
+        att.add_child(&hair);
+        for c in vrm.springs.colliders.iter().filter(|c| c.node == head) {
+            let (shape, centre, axis_rot): (Gd<godot::classes::Shape3D>, _, _) = match c.shape {
+                tress_rig::ColliderShape::Sphere { offset, radius } => {
+                    let mut s = SphereShape3D::new_gd();
+                    s.set_radius(radius);
+                    (s.upcast(), offset, None)
+                }
+                tress_rig::ColliderShape::Capsule {
+                    offset,
+                    tail,
+                    radius,
+                } => {
+                    let mut s = CapsuleShape3D::new_gd();
+                    s.set_radius(radius);
+                    s.set_height((tail - offset).length() + 2.0 * radius);
+                    // Godot capsules run along local Y.
+                    let rot = tress_core::math::Quat::from_rotation_arc(
+                        tress_core::math::Vec3::Y,
+                        (tail - offset).normalize_or(tress_core::math::Vec3::Y),
+                    );
+                    (s.upcast(), (offset + tail) * 0.5, Some(rot))
+                }
+                _ => continue,
+            };
+            let mut cs = CollisionShape3D::new_alloc();
+            cs.set_shape(&shape);
+            cs.set_position(vector3(centre));
+            if let Some(r) = axis_rot {
+                cs.set_quaternion(quaternion(r));
+            }
+            hair.add_child(&cs);
+        }
+        if hair.bind_mut().load_groom(groom.clone()) {
+            self.strands = Some(hair);
+        } else {
+            att.queue_free();
         }
     }
 
