@@ -8,6 +8,7 @@ use godot::classes::{
 use godot::global::Error as GdError;
 use godot::prelude::*;
 
+use crate::constraints::{ConstraintRunner, TressNodeConstraints};
 use crate::convert::{quaternion, vector3};
 use crate::spring_hair::TressSpringHair;
 use crate::strand_hair::TressStrandHair;
@@ -62,6 +63,12 @@ pub struct TressAvatar {
     #[init(val = 1.0)]
     strand_fraction: f32,
     strands: Option<Gd<TressStrandHair>>,
+    /// The file's node constraints plus any added with `add_node_constraint`.
+    constraint_list: Vec<tress_core::constraint::NodeConstraint>,
+    /// Evaluates them on the skeleton, after animation and before the hair.
+    constraint_node: Option<Gd<TressNodeConstraints>>,
+    /// Evaluates them in `process` when no constrained node is a bone.
+    scene_constraints: Option<ConstraintRunner>,
     /// Clips loaded so far, in load order.
     clip_names: Vec<String>,
     player: Option<Gd<AnimationPlayer>>,
@@ -78,7 +85,16 @@ pub struct TressAvatar {
 
 #[godot_api]
 impl INode3D for TressAvatar {
+    fn process(&mut self, _delta: f64) {
+        if let Some(r) = self.scene_constraints.as_mut() {
+            r.evaluate(None);
+        }
+    }
+
     fn ready(&mut self) {
+        // After default-priority nodes (animation players), so scene
+        // constraints read this frame's animated pose.
+        self.base_mut().set_process_priority(100);
         if !self.vrm_path.is_empty() && self.model.is_none() {
             let path = self.vrm_path.clone();
             self.load_vrm(path);
@@ -147,6 +163,8 @@ impl TressAvatar {
                     }
                 }
                 self.vrm = Some(vrm.clone());
+                self.constraint_list = vrm.constraints.clone();
+                self.rebuild_constraints();
                 if !self.strand_groom.is_empty() {
                     self.attach_strands(&vrm);
                 }
@@ -173,6 +191,11 @@ impl TressAvatar {
         if let Some(mut p) = self.player.take() {
             p.queue_free();
         }
+        if let Some(mut c) = self.constraint_node.take() {
+            c.queue_free();
+        }
+        self.scene_constraints = None;
+        self.constraint_list.clear();
         self.skeleton = None;
         self.hair = None;
         self.strands = None;
@@ -471,6 +494,99 @@ impl TressAvatar {
                 );
             }
         }
+    }
+
+    /// Adds a node constraint (applied after animation, before the hair):
+    /// `destination` and `source` are node names or VRM humanoid bone names,
+    /// `kind` is `rotation`, `roll` (axis `X`/`Y`/`Z`) or `aim` (axis
+    /// `PositiveX` … `NegativeZ`), `weight` 0..1. Returns false (and logs
+    /// why) for unknown names or words, or a dependency cycle.
+    #[func]
+    pub fn add_node_constraint(
+        &mut self,
+        destination: GString,
+        source: GString,
+        kind: GString,
+        axis: GString,
+        weight: f32,
+    ) -> bool {
+        let Some(vrm) = self.vrm.as_ref() else {
+            godot_error!("TressAvatar: load an avatar before adding node constraints");
+            return false;
+        };
+        match crate::constraints::parse(
+            vrm,
+            &destination.to_string(),
+            &source.to_string(),
+            &kind.to_string(),
+            &axis.to_string(),
+            weight,
+        ) {
+            Ok(c) => {
+                self.constraint_list.push(c);
+                if self.rebuild_constraints() {
+                    true
+                } else {
+                    self.constraint_list.pop();
+                    self.rebuild_constraints();
+                    false
+                }
+            }
+            Err(e) => {
+                godot_error!("TressAvatar: add_node_constraint: {e}");
+                false
+            }
+        }
+    }
+
+    /// Number of node constraints applied each frame.
+    #[func]
+    pub fn get_node_constraint_count(&self) -> i32 {
+        i32::try_from(self.constraint_list.len()).unwrap_or(i32::MAX)
+    }
+
+    /// Rebuilds the constraint evaluation from `constraint_list`: on the
+    /// skeleton (a TressNodeConstraints modifier placed before the hair) when
+    /// a constrained node is a bone, else in this node's `process`.
+    fn rebuild_constraints(&mut self) -> bool {
+        if let Some(mut c) = self.constraint_node.take() {
+            c.queue_free();
+        }
+        self.scene_constraints = None;
+        if self.constraint_list.is_empty() {
+            return true;
+        }
+        let Some(vrm) = self.vrm.as_ref() else {
+            return false;
+        };
+        let runner = match ConstraintRunner::new(
+            vrm,
+            self.constraint_list.clone(),
+            self.skeleton.as_ref(),
+            self.model.as_ref(),
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                godot_error!(
+                    "TressAvatar: node constraints form a cycle (constraint {}); none applied",
+                    e.constraint
+                );
+                return false;
+            }
+        };
+        match self.skeleton.clone() {
+            Some(mut skel) if runner.uses_bones() => {
+                let mut node = TressNodeConstraints::new_alloc();
+                node.set_name("TressNodeConstraints");
+                node.bind_mut().set_runner(runner);
+                skel.add_child(&node);
+                // Modifiers run in child order: before the hair.
+                skel.move_child(&node, 0);
+                self.constraint_node = Some(node);
+            }
+            _ => self.scene_constraints = Some(runner),
+        }
+        true
     }
 
     /// The TressStrandHair added for `strand_groom`, or null.

@@ -9,6 +9,8 @@
 //! - [`spring_hair::TressSpringHair`]: spring-chain hair, a SkeletonModifier3D,
 //!   configured from a VRM file or by hand in the inspector.
 //! - [`collider::TressCollider3D`]: a collision shape for hand-made rigs.
+//! - [`constraints::TressNodeConstraints`]: VRM node constraints after
+//!   animation, before the hair.
 //! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
 //!
 //! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
@@ -22,6 +24,7 @@ extern crate alloc;
 pub mod animation;
 pub mod avatar;
 pub mod collider;
+pub mod constraints;
 pub mod convert;
 pub mod inspector_rig;
 pub mod spring_hair;
