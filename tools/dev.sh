@@ -11,10 +11,12 @@
 #       --scene strands          the strand-hair demo instead of the avatar
 #       -- ARGS                  passed to the demo (e.g. -- --model=PATH.vrm)
 #   tools/dev.sh godot-tests     only the Godot headless tests
-#   tools/dev.sh bench-godot [ARGS]
+#   tools/dev.sh bench-godot [--release] [ARGS]
 #                                the Godot performance harness (bench.tscn):
 #                                1/10/50/100 avatars, p50/p95/p99 hair update
 #                                times as JSON in target/bench/godot.json
+#                                (--release: the release extension, from a
+#                                copy of the project; godot-release.json)
 #   tools/dev.sh assets          regenerate assets/ from code
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -128,14 +130,33 @@ cmd_demo() {
 
 cmd_bench_godot() {
 	# Godot's editor binary loads the debug library (tress.gdextension's
-	# linux.debug entry); tress-core is optimised in that profile too.
-	cargo build -p tress-godot || exit 1
+	# linux.debug entry); with --release the bench runs from a copy of the
+	# project under target/ whose .gdextension points that entry at the
+	# release library, so Tress is measured as a game would ship it.
+	local rel=godot-project model=()
+	if [ "${1:-}" = "--release" ]; then
+		shift
+		cargo build --release -p tress-godot || exit 1
+		local copy="$repo/target/bench-project"
+		rm -rf "$copy"; mkdir -p "$copy/.godot" "$copy/demo"
+		cp godot-project/project.godot "$copy/"
+		cp -r godot-project/bench "$copy/"
+		cp godot-project/demo/godot_peer.gd "$copy/demo/"
+		cp godot-project/.godot/extension_list.cfg "$copy/.godot/"
+		sed 's|res://../target/debug/|res://../release/|' godot-project/tress.gdextension >"$copy/tress.gdextension"
+		rel=target/bench-project
+		model=(--model=../../assets/tress_avatar.vrm)
+	else
+		cargo build -p tress-godot || exit 1
+	fi
 	godot_select || exit 1
 	mkdir -p "$repo/target/bench"
 	# --fixed-fps 60: every frame advances 1/60 s (two 1/120 s substeps),
 	# however fast the machine renders.
-	godot_run "$repo" godot-project 1200 -- --headless --fixed-fps 60 res://bench/bench.tscn -- \
-		--out=../target/bench/godot.json "$@"
+	local out=../target/bench/godot.json
+	[ "$rel" != godot-project ] && out=../../target/bench/godot-release.json
+	godot_run "$repo" "$rel" 1200 -- --headless --fixed-fps 60 res://bench/bench.tscn -- \
+		--out="$out" "${model[@]}" "$@"
 }
 
 case "${1:-}" in
