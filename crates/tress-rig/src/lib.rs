@@ -4,6 +4,8 @@
 //!   (`.glb`, `.gltf` with external buffers) and VRM Animation (`.vrma`)
 //!   into the typed [`Avatar`]: nodes, meshes, skins, humanoid, meta,
 //!   spring chains and colliders, node constraints, animations.
+//! - [`fit_colliders`]: fits spring colliders to the body and picks each
+//!   chain's contact mode.
 //! - [`Error`] names the JSON path and the fact; [`Warning`]s list what was
 //!   tolerated.
 
@@ -13,6 +15,7 @@ pub mod anim;
 pub mod avatar;
 pub mod cli;
 pub mod error;
+pub mod fit_colliders;
 pub mod gltf_write;
 pub mod groom;
 mod json;

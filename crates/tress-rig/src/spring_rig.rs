@@ -33,6 +33,11 @@ pub struct RigOptions {
     /// Contact mode for every chain (VRM-compatible chains always use the
     /// tail point, as the reference does).
     pub contact: ContactMode,
+    /// Chains that use the tail point whatever `contact` says: bit `i` is
+    /// `avatar.springs.chains[i]` (chains from 128 on cannot be named). The
+    /// collider fitter's per-chain choice
+    /// ([`ColliderFit::tail_chains`](crate::fit_colliders::ColliderFit::tail_chains)).
+    pub tail_chains: u128,
     /// VRM-compatible: reproduce three-vrm's bone-length quirk.
     pub vrm_length_quirk: bool,
     /// Stepping policy.
@@ -44,6 +49,7 @@ impl Default for RigOptions {
         Self {
             mode: Mode::Improved,
             contact: ContactMode::Segment,
+            tail_chains: 0,
             vrm_length_quirk: false,
             config: StepConfig::default(),
         }
@@ -228,7 +234,9 @@ impl SpringRig {
                 frame,
                 root_offset,
                 mode: opts.mode,
-                contact: if opts.mode == Mode::VrmCompatible {
+                contact: if opts.mode == Mode::VrmCompatible
+                    || (ci < 128 && (opts.tail_chains >> ci) & 1 == 1)
+                {
                     ContactMode::Tail
                 } else {
                     opts.contact

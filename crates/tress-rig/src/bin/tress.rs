@@ -13,8 +13,12 @@
 //!   (default `assets/`); `--check` compares instead of writing and fails
 //!   when the committed files differ from a fresh generation;
 //! - `measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120]
-//!   [--json OUT.json]`: hair quality on the standard head-motion run
-//!   (stretch, root fixity, settling, penetration, frame-rate invariance).
+//!   [--fit-colliders] [--json OUT.json]`: hair quality on the standard
+//!   head-motion run (stretch, root fixity, settling, penetration,
+//!   frame-rate invariance); `--fit-colliders` measures again with fitted
+//!   colliders and per-chain contact and compares penetration;
+//! - `fit-colliders FILE [--json OUT.json]`: the collider fit (grown and
+//!   added colliders, colliders linked to chains, contact per chain).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,8 +30,9 @@ fn usage() -> ExitCode {
         "usage: tress inspect FILE\n       \
          tress validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]\n       \
          tress retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop] -o OUT.glb\n       \
-         tress generate-assets [--check] [DIR]\n       {}",
-        tress_rig::cli::measure::USAGE
+         tress generate-assets [--check] [DIR]\n       {}\n       {}",
+        tress_rig::cli::measure::USAGE,
+        tress_rig::cli::fit_colliders::USAGE
     );
     ExitCode::from(2)
 }
@@ -269,8 +274,75 @@ fn measure(args: &[String]) -> ExitCode {
     };
     println!("file: {file}");
     print!("{}", tress_rig::measure::report::summary(&report));
+    let mut doc = tress_rig::cli::measure::json(&file, &report);
+    if parsed.fit_colliders {
+        use tress_rig::fit_colliders;
+        let (fitted_avatar, fit) =
+            fit_colliders::fitted(&avatar, &fit_colliders::ColliderFitOptions::default());
+        println!("\ncollider fit:");
+        print!("{}", fit_colliders::report::summary(&fit, &avatar));
+        let opts = tress_rig::measure::MeasureOptions {
+            tail_chains: fit.tail_chains(),
+            ..parsed.options.clone()
+        };
+        let fitted = match tress_rig::measure::measure(&fitted_avatar, &opts) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {file} with fitted colliders: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        println!("\nwith fitted colliders:");
+        print!("{}", tress_rig::measure::report::summary(&fitted));
+        print!(
+            "\n{}",
+            tress_rig::cli::fit_colliders::compare(&report, &fitted)
+        );
+        doc = serde_json::json!({
+            "authored": doc,
+            "fit": fit_colliders::report::json(&fit, &avatar),
+            "fitted": tress_rig::cli::measure::json(&file, &fitted),
+        });
+    }
     if let Some(out) = &parsed.json {
-        let doc = tress_rig::cli::measure::json(&file, &report);
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        if let Err(e) = std::fs::write(out, text + "\n") {
+            eprintln!("error: writing {}: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {}", out.display());
+    }
+    ExitCode::SUCCESS
+}
+
+fn fit_colliders(args: &[String]) -> ExitCode {
+    use tress_rig::fit_colliders;
+    let parsed = match tress_rig::cli::fit_colliders::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!(
+                "error: {e}\nusage: {}",
+                tress_rig::cli::fit_colliders::USAGE
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let file = parsed.file.display().to_string();
+    let avatar = match tress_rig::load_path(&parsed.file) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let fit = fit_colliders::fit_colliders(&avatar, &fit_colliders::ColliderFitOptions::default());
+    println!("file: {file}");
+    print!("{}", fit_colliders::report::summary(&fit, &avatar));
+    if let Some(out) = &parsed.json {
+        let mut doc = fit_colliders::report::json(&fit, &avatar);
+        if let serde_json::Value::Object(map) = &mut doc {
+            map.insert("file".to_owned(), serde_json::Value::from(file));
+        }
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
         if let Err(e) = std::fs::write(out, text + "\n") {
             eprintln!("error: writing {}: {e}", out.display());
@@ -331,6 +403,7 @@ fn main() -> ExitCode {
         Some("validate-anim") => validate_anim(&args[1..]),
         Some("retarget") => retarget(&args[1..]),
         Some("measure") => measure(&args[1..]),
+        Some("fit-colliders") => fit_colliders(&args[1..]),
         _ => usage(),
     }
 }

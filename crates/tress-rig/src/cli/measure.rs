@@ -1,4 +1,4 @@
-//! `tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--json OUT.json]`.
+//! `tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--fit-colliders] [--json OUT.json]`.
 
 use std::path::PathBuf;
 
@@ -13,11 +13,13 @@ pub struct Args {
     pub options: MeasureOptions,
     /// Where to write the JSON report.
     pub json: Option<PathBuf>,
+    /// Also measure with fitted colliders and per-chain contact
+    /// ([`crate::fit_colliders`]), and compare.
+    pub fit_colliders: bool,
 }
 
 /// The usage line.
-pub const USAGE: &str =
-    "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--json OUT.json]";
+pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--fit-colliders] [--json OUT.json]";
 
 /// Parses the arguments after `measure`.
 ///
@@ -27,6 +29,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut file = None;
     let mut options = MeasureOptions::default();
     let mut json = None;
+    let mut fit_colliders = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| {
@@ -42,6 +45,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             "--fps" => options.fps = parse_fps(&value("--fps")?).map_err(|e| e.to_string())?,
             "--json" => json = Some(PathBuf::from(value("--json")?)),
+            "--fit-colliders" => fit_colliders = true,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
             s if file.is_none() => file = Some(PathBuf::from(s)),
             s => return Err(format!("unexpected argument `{s}` (one FILE only)")),
@@ -52,6 +56,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         file,
         options,
         json,
+        fit_colliders,
     })
 }
 
@@ -83,6 +88,12 @@ mod tests {
         assert_eq!(a.options.solver, Solver::Earlier);
         assert_eq!(a.options.fps, vec![30, 120]);
         assert_eq!(a.json, Some(PathBuf::from("o.json")));
+        assert!(!a.fit_colliders);
+        assert!(
+            parse_args(&args(&["a.vrm", "--fit-colliders"]))
+                .expect("parses")
+                .fit_colliders
+        );
         let e = parse_args(&args(&["a.vrm", "--solver", "fast"])).unwrap_err();
         assert!(e.contains("unknown solver `fast`"), "{e}");
         let e = parse_args(&args(&["a.vrm", "--fps", "30,0"])).unwrap_err();

@@ -4,7 +4,10 @@
 //! - [`inspect`]: `tress inspect FILE`.
 //! - [`animations`]: `tress validate-anim`.
 //! - [`measure`]: `tress measure FILE ...` (arguments and JSON).
+//! - [`fit_colliders`]: `tress fit-colliders FILE ...` and the before/after
+//!   lines of `tress measure --fit-colliders`.
 
 pub mod animations;
+pub mod fit_colliders;
 pub mod inspect;
 pub mod measure;

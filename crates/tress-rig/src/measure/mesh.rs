@@ -25,6 +25,18 @@ use glam::{Mat4, Vec3};
 
 use crate::model::Avatar;
 
+/// Every node a spring chain moves (its joints, tails included): a vertex
+/// whose largest weight is on one of these is hair.
+#[must_use]
+pub fn spring_nodes(avatar: &Avatar) -> BTreeSet<usize> {
+    avatar
+        .springs
+        .chains
+        .iter()
+        .flat_map(|c| c.joints.iter().map(|j| j.node))
+        .collect()
+}
+
 /// One measured primitive instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {
@@ -273,6 +285,18 @@ impl MeshSet {
             .iter()
             .find(|p| v >= p.start && v < p.start + p.len)
             .map(|p| (p, v - p.start))
+    }
+
+    /// The node carrying the largest skin weight of flattened vertex `v`,
+    /// with that weight (the weights of a vertex sum to 1).
+    #[must_use]
+    pub fn owner(&self, v: u32) -> Option<(usize, f32)> {
+        let inf = self.influences.get(v as usize)?;
+        let &(j, w) = inf
+            .iter()
+            .filter(|(_, w)| *w > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some((*self.joint_nodes.get(j as usize)?, w))
     }
 
     /// Joint matrices (world × inverse bind) for the node matrices `world`.

@@ -26,8 +26,6 @@ pub mod report;
 pub mod run;
 pub mod stretch;
 
-use alloc::collections::BTreeSet;
-
 use glam::Vec3;
 use serde::Serialize;
 use tress_core::spring::Mode;
@@ -102,6 +100,9 @@ pub struct MeasureOptions {
     pub feed: Feed,
     /// Settling window at the end of the run, seconds.
     pub settle_window_s: f64,
+    /// Chains that use tail-point contact ([`RigOptions::tail_chains`]);
+    /// the others use whole-segment contact.
+    pub tail_chains: u128,
 }
 
 impl Default for MeasureOptions {
@@ -113,6 +114,7 @@ impl Default for MeasureOptions {
             motion: Motion::default(),
             feed: Feed::Frames,
             settle_window_s: 2.0,
+            tail_chains: 0,
         }
     }
 }
@@ -291,17 +293,12 @@ pub fn measure(avatar: &Avatar, opts: &MeasureOptions) -> Result<Report, Measure
     }
     let rig_opts = RigOptions {
         mode: opts.solver.mode(),
+        tail_chains: opts.tail_chains,
         ..RigOptions::default()
     };
     let probe =
         crate::spring_rig::SpringRig::build(avatar, &rig_opts).map_err(MeasureError::Rig)?;
-    let spring_nodes: BTreeSet<usize> = avatar
-        .springs
-        .chains
-        .iter()
-        .flat_map(|c| c.joints.iter().map(|j| j.node))
-        .collect();
-    let mesh = MeshSet::new(avatar, &spring_nodes);
+    let mesh = MeshSet::new(avatar, &mesh::spring_nodes(avatar));
     // Rest lengths and rest-pose body come from skinning with the file's
     // rest transforms, independent of the solver.
     let mut joint_matrices = Vec::new();
