@@ -30,6 +30,13 @@ pub struct TressAvatar {
     #[export]
     #[init(val = true)]
     spring_hair: bool,
+    /// Fit the colliders to the body before building the hair (grow them
+    /// over the body vertices around them, add a torso capsule where the
+    /// trunk is bare, choose tail or whole-segment contact per chain; see
+    /// `tress fit-colliders`). Off: the file's colliders as authored.
+    #[export]
+    #[init(val = true)]
+    fit_colliders: bool,
     /// Solver for the hair added on load: 0 improved, 1 earlier, 2 VRM-compatible.
     #[export(enum = (Improved = 0, Earlier = 1, VrmCompatible = 2))]
     hair_mode: i32,
@@ -415,6 +422,25 @@ impl TressAvatar {
         hair.set_name("TressSpringHair");
         hair.bind_mut().set_solver_mode(self.hair_mode);
         skel.add_child(&hair);
+        let vrm = if self.fit_colliders {
+            let (fitted, fit) = tress_rig::fit_colliders::fitted(
+                &vrm,
+                &tress_rig::fit_colliders::ColliderFitOptions::default(),
+            );
+            for note in &fit.notes {
+                godot_print!("TressAvatar: collider fit: {note}");
+            }
+            godot_print!(
+                "TressAvatar: collider fit: {} grown, {} added, {} linked",
+                fit.grown.len(),
+                fit.added.len(),
+                fit.linked.len()
+            );
+            hair.bind_mut().set_tail_chains(fit.tail_chains());
+            fitted
+        } else {
+            vrm
+        };
         if hair.bind_mut().configure_from_avatar(vrm) {
             self.hair = Some(hair);
         } else {

@@ -36,6 +36,9 @@ pub struct TressSpringHair {
     #[var(set = set_teleport_distance)]
     #[init(val = 1.0)]
     teleport_distance: f32,
+    /// Chains that use tail-point contact instead of whole-segment contact
+    /// (bit i: spring chain i), set by TressAvatar from the collider fit.
+    tail_chains: u128,
     /// Substeps run by the last update.
     last_substeps: u32,
     /// Microseconds the last update took.
@@ -428,6 +431,12 @@ impl TressSpringHair {
         self.rebuild()
     }
 
+    /// Chains (bit i: spring chain i) that use tail-point contact; the
+    /// others check whole segments. Takes effect at the next configure.
+    pub fn set_tail_chains(&mut self, chains: u128) {
+        self.tail_chains = chains;
+    }
+
     /// The Skeleton3D this node is a child of, or an error in the log.
     ///
     /// The parent, not `get_skeleton()`: that one is only set once the node
@@ -492,6 +501,7 @@ impl TressSpringHair {
         };
         let opts = RigOptions {
             mode: mode_of(self.solver_mode),
+            tail_chains: self.tail_chains,
             config: StepConfig {
                 teleport_distance: self.teleport_distance,
                 ..StepConfig::default()
