@@ -1,17 +1,19 @@
 ## Frame-rate invariance in Godot: the standard head turn and settle, 12 s,
 ## played at 30 fps and at 120 fps (separate processes with --fixed-fps).
 ## TressSpringHair steps 1/120 s internally either way; the hair bone
-## rotations at shared 1/30 s times must agree. The core proves bit-identical
-## states when the substeps see the same poses (crates/tress-core/tests/
-## spring/invariance.rs); here the 30 fps run sees the head interpolated
-## between its frames while the 120 fps run sees the exact motion, so the
-## runs agree to a small angle while the head moves (measured 0.25°), and
-## once it has been still for a while they settle to the same equilibrium
-## up to float rounding (measured 0.003°: a few micrometres at the tips).
+## rotations at shared 1/30 s times must be equal. The head turn is given as
+## 30 fps keys (as a 30 fps animation clip gives it), and the 120 fps run
+## blends them the way the solver blends a frame's start and end poses, so
+## both runs feed the solver the same motion: the core is bit-identical then
+## (crates/tress-core/tests/spring/invariance.rs); in Godot the poses pass
+## through float32 Quaternions and GDScript doubles, and the runs agree to
+## float rounding (measured 0.0028° while moving, 0.0004° settled: a few
+## micrometres at the tips). With the head driven by the exact sine at each
+## rate instead, the inputs differ and so do the runs (0.25° measured).
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
-const MOVING_TOLERANCE_DEG := 0.5
+const MOVING_TOLERANCE_DEG := 0.01
 
 func run(_tree: SceneTree) -> String:
 	var runs := {}
@@ -53,6 +55,6 @@ func run(_tree: SceneTree) -> String:
 	print("30 vs 120 fps: worst bone rotation difference %.4f° while moving, %.6f° in the last 2 s" % [worst_moving, worst_still])
 	if worst_moving > MOVING_TOLERANCE_DEG:
 		return "runs differ by %.3f° while the head moves (bound %.1f°)" % [worst_moving, MOVING_TOLERANCE_DEG]
-	if worst_still > 0.01:
+	if worst_still > 0.002:
 		return "runs still differ by %.4f° after settling" % worst_still
 	return ""

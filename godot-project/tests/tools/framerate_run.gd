@@ -36,15 +36,31 @@ func _initialize() -> void:
 	skel.skeleton_updated.connect(_record)
 	process_frame.connect(_drive)
 
-## Sets the head for the frame about to be simulated (its end time).
+## The head turn as 30 fps keys: yaw 60°·sin(πt) for 4 s, then still.
+static func key(k: int) -> Quaternion:
+	var t := float(k) / 30.0
+	return Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0)
+
+## Sets the head for the frame about to be simulated (its end time): the
+## 30 fps keys blended the way Tress blends a frame's start and end poses
+## across its substeps (normalised linear), so both runs feed the solver the
+## same motion, as a 30 fps animation clip would.
 func _drive() -> void:
 	if frame >= 12 * fps:
 		_finish()
 		return
 	frame += 1
-	var t := float(frame) / fps
-	var yaw := deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0
-	skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, yaw))
+	var k := (frame * 30) / fps
+	var rem := (frame * 30) % fps
+	var q := key(k)
+	if rem != 0:
+		var f := float(rem) / fps
+		var q1 := key(k + 1)
+		var a := q
+		if a.dot(q1) < 0.0:
+			q1 = -q1
+		q = Quaternion(a.x + (q1.x - a.x) * f, a.y + (q1.y - a.y) * f, a.z + (q1.z - a.z) * f, a.w + (q1.w - a.w) * f).normalized()
+	skel.set_bone_pose_rotation(head, q)
 
 func _record() -> void:
 	if frame == 0 or frame > 12 * fps:
