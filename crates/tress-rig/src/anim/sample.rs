@@ -59,6 +59,10 @@ where
 }
 
 fn sample_vec3(c: &Channel, v: &[Vec3], t: f32) -> Option<Vec3> {
+    sample_vec3_raw(c, v, t).filter(|x| x.is_finite())
+}
+
+fn sample_vec3_raw(c: &Channel, v: &[Vec3], t: f32) -> Option<Vec3> {
     let (lo, hi, f) = bracket(&c.times, t);
     match c.interpolation {
         Interpolation::CubicSpline => {
@@ -110,7 +114,8 @@ fn sample_quat(c: &Channel, v: &[Quat], t: f32) -> Option<Quat> {
 
 /// The local transforms of every node of `avatar` at time `t` of `clip`:
 /// the rest transform, overridden by whatever the clip animates.
-/// Unusable keys (missing values, a zero quaternion) leave the rest value.
+/// Unusable keys (missing values, a zero or non-finite quaternion, a
+/// non-finite translation or scale) leave the rest value.
 pub fn local_pose(avatar: &Avatar, clip: &Animation, t: f32, out: &mut Vec<Local>) {
     out.clear();
     out.extend(avatar.nodes.iter().map(|n| Local {
@@ -254,6 +259,20 @@ mod tests {
                 .unwrap()
                 .abs_diff_eq(Vec3::Y * 0.625, 1e-6)
         );
+    }
+
+    #[test]
+    fn a_non_finite_translation_key_is_ignored() {
+        let c = channel(
+            Interpolation::Linear,
+            vec![0.0, 1.0],
+            ChannelValues::Translation(vec![Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)]),
+        );
+        let ChannelValues::Translation(v) = &c.values else {
+            unreachable!()
+        };
+        assert_eq!(sample_vec3(&c, v, 0.5), None);
+        assert_eq!(sample_vec3(&c, v, 0.0), Some(Vec3::ZERO));
     }
 
     #[test]
