@@ -13,6 +13,7 @@ pub mod anim;
 pub mod avatar;
 pub mod cli;
 pub mod error;
+pub mod fit;
 pub mod gltf_write;
 pub mod groom;
 mod json;
