@@ -1,7 +1,9 @@
 //! The hair fitter (issue #6 item 1) on the built-in avatar's unrigged
 //! ponytail and on hand-built tubes whose answers are known by construction.
 
-use std::collections::BTreeMap;
+extern crate alloc;
+
+use alloc::collections::BTreeMap;
 
 use glam::{Quat, Vec3};
 use tress_rig::avatar::hair::ponytail_path;

@@ -304,7 +304,7 @@ fn fit(args: &[String]) -> ExitCode {
         .iter()
         .enumerate()
         .filter(|(i, a)| {
-            !a.starts_with('-') && !(*i > 0 && takes_value.contains(&args[i - 1].as_str()))
+            !(a.starts_with('-') || *i > 0 && takes_value.contains(&args[i - 1].as_str()))
         })
         .map(|(_, a)| a)
         .collect();

@@ -10,6 +10,9 @@ use alloc::collections::BTreeSet;
 use super::{FittedJoint, HairFit};
 use crate::model::{Avatar, Node, Skin, SpringChain, SpringJoint};
 
+/// A primitive's skin attributes before the fit: `(JOINTS_0, WEIGHTS_0)`.
+pub type OldWeights = (Vec<[u16; 4]>, Vec<glam::Vec4>);
+
 /// What [`apply`] changed, for [`undo`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Applied {
@@ -24,7 +27,7 @@ pub struct Applied {
     /// The skinned mesh node and the skin it had.
     pub mesh_node: (usize, Option<usize>),
     /// The mesh and its primitives' previous `(joints, weights)`.
-    pub previous: (usize, Vec<(Vec<[u16; 4]>, Vec<glam::Vec4>)>),
+    pub previous: (usize, Vec<OldWeights>),
 }
 
 /// Collider groups the fitted chain collides with: every group with a
