@@ -20,7 +20,7 @@ pub struct Centreline {
     pub distance: Vec<f32>,
     /// Arc length along the centroids (starts at 0).
     pub arc: Vec<f32>,
-    /// Mean distance of each band's vertices from its centroid.
+    /// Mean distance of each band's vertices from the centre line, across it.
     pub radius: Vec<f32>,
 }
 
@@ -100,7 +100,11 @@ impl Centreline {
                 continue;
             }
             let i = line.index_at(d);
-            rsum[i] += p.distance(line.points[i]);
+            // Across the lock only: a band spans some length along the axis,
+            // which is not thickness.
+            let t = line.tangent(i);
+            let off = p - line.points[i];
+            rsum[i] += (off - t * off.dot(t)).length();
             rcount[i] += 1;
         }
         for (i, r) in line.radius.iter_mut().enumerate() {
@@ -115,6 +119,17 @@ impl Centreline {
     #[must_use]
     pub fn length(&self) -> f32 {
         self.arc.last().copied().unwrap_or(0.0)
+    }
+
+    /// Unit direction of the centre line at point `i` (through its neighbours).
+    fn tangent(&self, i: usize) -> Vec3 {
+        let n = self.points.len();
+        if n < 2 {
+            return Vec3::ZERO;
+        }
+        let a = self.points[i.saturating_sub(1)];
+        let b = self.points[(i + 1).min(n - 1)];
+        (b - a).normalize_or_zero()
     }
 
     /// The centre-line point nearest in distance to `d`.
