@@ -4,8 +4,10 @@
 //!   (`.glb`, `.gltf` with external buffers) and VRM Animation (`.vrma`)
 //!   into the typed [`Avatar`]: nodes, meshes, skins, humanoid, meta,
 //!   spring chains and colliders, node constraints, animations.
-//! - [`fit_colliders`]: fits spring colliders to the body and picks each
-//!   chain's contact mode.
+//! - [`fit`]: rigs a hair mesh as a spring chain; [`fit_colliders`]: fits
+//!   spring colliders to the body and picks each chain's contact mode.
+//! - [`anim`]: humanoid clips retargeted onto any VRM avatar; [`measure`]:
+//!   hair quality on a standard run.
 //! - [`Error`] names the JSON path and the fact; [`Warning`]s list what was
 //!   tolerated.
 
@@ -15,6 +17,7 @@ pub mod anim;
 pub mod avatar;
 pub mod cli;
 pub mod error;
+pub mod fit;
 pub mod fit_colliders;
 pub mod gltf_write;
 pub mod groom;

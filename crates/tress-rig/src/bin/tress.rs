@@ -19,6 +19,9 @@
 //!   colliders and per-chain contact and compares penetration;
 //! - `fit-colliders FILE [--json OUT.json]`: the collider fit (grown and
 //!   added colliders, colliders linked to chains, contact per chain).
+//! - `fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm`: rigs an
+//!   unrigged (or badly rigged) hair mesh as one spring chain under the head
+//!   and writes the file with the chain, skin and weights added.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +33,8 @@ fn usage() -> ExitCode {
         "usage: tress inspect FILE\n       \
          tress validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]\n       \
          tress retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop] -o OUT.glb\n       \
-         tress generate-assets [--check] [DIR]\n       {}\n       {}",
+         tress generate-assets [--check] [DIR]\n       \
+         tress fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm\n       {}\n       {}",
         tress_rig::cli::measure::USAGE,
         tress_rig::cli::fit_colliders::USAGE
     );
@@ -353,6 +357,148 @@ fn fit_colliders(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Parses `X,Y,Z` (metres, model space).
+fn parse_point(s: &str) -> Option<glam::Vec3> {
+    let v: Vec<f32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f32>().ok().filter(|x| x.is_finite()))
+        .collect::<Option<_>>()?;
+    match v.as_slice() {
+        &[x, y, z] => Some(glam::Vec3::new(x, y, z)),
+        _ => None,
+    }
+}
+
+fn fit(args: &[String]) -> ExitCode {
+    use tress_rig::fit;
+    let takes_value = ["--mesh", "--joints", "--root", "-o"];
+    let positional: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| {
+            !(a.starts_with('-') || *i > 0 && takes_value.contains(&args[i - 1].as_str()))
+        })
+        .map(|(_, a)| a)
+        .collect();
+    let (Some(file), Some(mesh_name), Some(out)) = (
+        positional.first(),
+        flag_values(args, "--mesh").first().copied(),
+        flag_values(args, "-o").first().copied(),
+    ) else {
+        return usage();
+    };
+    let mut opts = fit::FitOptions::default();
+    if let Some(j) = flag_values(args, "--joints").first() {
+        match j.parse::<usize>() {
+            Ok(n) if n > 0 => opts.joints = n,
+            _ => {
+                eprintln!("error: --joints `{j}` is not a positive integer");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(r) = flag_values(args, "--root").first() {
+        let Some(p) = parse_point(r) else {
+            eprintln!("error: --root `{r}` is not X,Y,Z (metres, model space)");
+            return ExitCode::from(2);
+        };
+        opts.root_point = Some(p);
+    }
+    let bytes = match std::fs::read(file.as_str()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let avatar = match tress_rig::load_bytes(&bytes, std::path::Path::new(file.as_str()).parent()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t_load = t0.elapsed();
+    let Some(mesh) = fit::mesh_by_name(&avatar, mesh_name) else {
+        let names: Vec<String> = avatar
+            .meshes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if m.name.is_empty() {
+                    format!("(unnamed mesh {i})")
+                } else {
+                    m.name.clone()
+                }
+            })
+            .collect();
+        eprintln!(
+            "error: {file} has no mesh named `{mesh_name}`; its meshes: {}",
+            names.join(", ")
+        );
+        return ExitCode::FAILURE;
+    };
+    let t1 = std::time::Instant::now();
+    let result = match fit::fit_hair(&avatar, mesh, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t_fit = t1.elapsed();
+    let t2 = std::time::Instant::now();
+    let written = match fit::glb::write_fit(&bytes, &avatar, &result) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::write(out, &written) {
+        eprintln!("error: writing {out}: {e}");
+        return ExitCode::FAILURE;
+    }
+    let t_write = t2.elapsed();
+    println!(
+        "fitted `{}`: {} vertices ({} after welding), root band {} vertices, centre line {:.3} m, {} pinned to `{}`",
+        result.mesh_name,
+        result.vertices,
+        result.welded_vertices,
+        result.root_band,
+        result.length,
+        result.pinned_vertices,
+        avatar.nodes[result.attachment].name
+    );
+    println!(
+        "joint                      arc m   position (model space, m)      hit radius m  stiffness"
+    );
+    for j in result.joints.iter().chain(core::iter::once(&result.tail)) {
+        println!(
+            "{:<24} {:>6.3}   ({:>7.3}, {:>7.3}, {:>7.3})   {:>10.4}  {:>9.2}",
+            j.name,
+            j.arc,
+            j.position.x,
+            j.position.y,
+            j.position.z,
+            j.spring.hit_radius,
+            j.spring.stiffness
+        );
+    }
+    for n in &result.notes {
+        println!("note: {n}");
+    }
+    println!(
+        "time: load {:.2} ms, fit {:.2} ms, write {:.2} ms",
+        t_load.as_secs_f64() * 1e3,
+        t_fit.as_secs_f64() * 1e3,
+        t_write.as_secs_f64() * 1e3
+    );
+    println!("wrote {out}");
+    ExitCode::SUCCESS
+}
+
 fn generate_assets(args: &[String]) -> ExitCode {
     let check = args.iter().any(|a| a == "--check");
     let dir = args
@@ -404,6 +550,7 @@ fn main() -> ExitCode {
         Some("retarget") => retarget(&args[1..]),
         Some("measure") => measure(&args[1..]),
         Some("fit-colliders") => fit_colliders(&args[1..]),
+        Some("fit") => fit(&args[1..]),
         _ => usage(),
     }
 }

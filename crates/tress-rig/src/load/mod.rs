@@ -21,6 +21,8 @@ mod vrm0;
 mod vrm1;
 mod vrma;
 
+pub(crate) use vrm1::hair_flags;
+
 /// Largest file accepted (bytes); larger inputs fail before parsing.
 pub const MAX_FILE_BYTES: usize = 1 << 30;
 

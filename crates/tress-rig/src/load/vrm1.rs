@@ -325,26 +325,35 @@ const HAIR_WORDS: [&str; 10] = [
     "hair", "bang", "fringe", "ponytail", "braid", "twintail", "ahoge", "kami", "髪", "前髪",
 ];
 
+/// Head-hair flags of one chain: (first joint under the humanoid head,
+/// named like hair). Shared with the hair fitter, so a fitted chain carries
+/// the flags a reload would give it.
+pub(crate) fn hair_flags(avatar: &Avatar, c: &SpringChain) -> (bool, bool) {
+    let head = avatar.humanoid.as_ref().and_then(|h| h.bone("head"));
+    let first = c.joints.first().map(|j| j.node);
+    let under_head = match (head, first) {
+        (Some(h), Some(f)) => f != h && avatar.is_self_or_ancestor(h, f),
+        _ => false,
+    };
+    let names = [
+        c.name.as_deref().unwrap_or(""),
+        first.map_or("", |f| avatar.nodes[f].name.as_str()),
+    ];
+    let named_hair = names.iter().any(|n| {
+        let l = n.to_lowercase();
+        HAIR_WORDS.iter().any(|w| l.contains(w))
+    });
+    (under_head, named_hair)
+}
+
 /// Flags head-hair chains: first joint under the humanoid head, or a hair-like name.
 pub(crate) fn classify_hair(avatar: &mut Avatar) {
-    let head = avatar.humanoid.as_ref().and_then(|h| h.bone("head"));
-    let mut flags = Vec::with_capacity(avatar.springs.chains.len());
-    for c in &avatar.springs.chains {
-        let first = c.joints.first().map(|j| j.node);
-        let under_head = match (head, first) {
-            (Some(h), Some(f)) => f != h && avatar.is_self_or_ancestor(h, f),
-            _ => false,
-        };
-        let names = [
-            c.name.as_deref().unwrap_or(""),
-            first.map_or("", |f| avatar.nodes[f].name.as_str()),
-        ];
-        let named_hair = names.iter().any(|n| {
-            let l = n.to_lowercase();
-            HAIR_WORDS.iter().any(|w| l.contains(w))
-        });
-        flags.push((under_head, named_hair));
-    }
+    let flags: Vec<(bool, bool)> = avatar
+        .springs
+        .chains
+        .iter()
+        .map(|c| hair_flags(avatar, c))
+        .collect();
     for (c, (u, h)) in avatar.springs.chains.iter_mut().zip(flags) {
         c.under_head = u;
         c.named_hair = h;

@@ -1,0 +1,284 @@
+//! Writes a fitted chain into the original file's bytes.
+//!
+//! The fit is added to the file's own glTF document rather than written
+//! from [`Avatar`](crate::model::Avatar): the model keeps no textures,
+//! texture coordinates, morph targets, expressions or material parameters,
+//! and the user's file must keep all of them. So the document is edited in
+//! place: new nodes, a skin and accessors are appended (existing indices stay
+//! valid), the mesh's `JOINTS_0`/`WEIGHTS_0` are replaced (any `JOINTS_1`/
+//! `WEIGHTS_1` dropped), and a spring is appended to `VRMC_springBone`
+//! (created when absent). Everything else is copied untouched.
+//!
+//! Not handled, with an error: VRM 0.x files (their springs live in
+//! `secondaryAnimation`, with different semantics) and `.gltf` files with
+//! external buffers (the output is one GLB).
+
+use serde_json::{Value, json};
+
+use super::HairFit;
+use super::apply::fitted_chain;
+use crate::model::Avatar;
+
+const ARRAY_BUFFER: u32 = 34962;
+const FLOAT: u32 = 5126;
+const UNSIGNED_SHORT: u32 = 5123;
+
+/// Why the fitted file cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteError {
+    /// Not a GLB (`.vrm` / `.glb`) file, or a broken one.
+    NotGlb(String),
+    /// A VRM 0.x file.
+    Vrm0,
+    /// The document does not have the shape the fit expects.
+    Document(String),
+}
+
+impl core::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NotGlb(s) => write!(
+                f,
+                "cannot write the fit into this file: {s} (the fitter writes GLB-based .vrm/.glb files)"
+            ),
+            Self::Vrm0 => write!(
+                f,
+                "VRM 0.x output is not supported: convert the avatar to VRM 1.0 first (its springs would go into secondaryAnimation, which this writer does not edit)"
+            ),
+            Self::Document(s) => write!(f, "cannot write the fit: {s}"),
+        }
+    }
+}
+
+impl core::error::Error for WriteError {}
+
+/// Appends `bytes` as a buffer view and an accessor; returns the accessor.
+fn push_accessor(
+    doc: &mut Value,
+    bin: &mut Vec<u8>,
+    bytes: &[u8],
+    component: u32,
+    count: usize,
+    ty: &str,
+    target: Option<u32>,
+) -> usize {
+    // glTF wants every view 4-byte aligned.
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let mut view = json!({ "buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len() });
+    if let Some(t) = target {
+        view["target"] = json!(t);
+    }
+    bin.extend_from_slice(bytes);
+    let views = array(doc, "bufferViews");
+    views.push(view);
+    let view_index = views.len() - 1;
+    let accessors = array(doc, "accessors");
+    accessors.push(
+        json!({ "bufferView": view_index, "componentType": component,
+        "count": count, "type": ty }),
+    );
+    accessors.len() - 1
+}
+
+/// `doc[key]` as an array, created when absent.
+fn array<'a>(doc: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
+    if !doc[key].is_array() {
+        doc[key] = json!([]);
+    }
+    doc[key].as_array_mut().expect("just made an array")
+}
+
+fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// `original` (the bytes `avatar` was loaded from) with `fit` written in.
+///
+/// # Errors
+/// [`WriteError`] for VRM 0.x, non-GLB input, or a document whose mesh or
+/// nodes do not match `avatar`.
+pub fn write_fit(original: &[u8], avatar: &Avatar, fit: &HairFit) -> Result<Vec<u8>, WriteError> {
+    if !original.starts_with(b"glTF") {
+        return Err(WriteError::NotGlb("not a GLB container".into()));
+    }
+    let glb = gltf::Glb::from_slice(original).map_err(|e| WriteError::NotGlb(e.to_string()))?;
+    let mut doc: Value =
+        serde_json::from_slice(&glb.json).map_err(|e| WriteError::NotGlb(e.to_string()))?;
+    let mut bin: Vec<u8> = glb.bin.map(|b| b.into_owned()).unwrap_or_default();
+    if doc.pointer("/extensions/VRM").is_some() {
+        return Err(WriteError::Vrm0);
+    }
+    if let Some(b) = doc.pointer("/buffers/0")
+        && b.get("uri").is_some()
+    {
+        return Err(WriteError::NotGlb(
+            "buffer 0 refers to an external file".into(),
+        ));
+    }
+    let node_count = doc["nodes"].as_array().map_or(0, Vec::len);
+    if node_count != avatar.nodes.len() {
+        return Err(WriteError::Document(format!(
+            "the file has {node_count} nodes but the avatar {}",
+            avatar.nodes.len()
+        )));
+    }
+    let prim_count = doc
+        .pointer(&format!("/meshes/{}/primitives", fit.mesh))
+        .and_then(Value::as_array)
+        .map(Vec::len);
+    if prim_count != Some(fit.weights.len()) {
+        return Err(WriteError::Document(format!(
+            "mesh {} has {prim_count:?} primitives, the fit {}",
+            fit.mesh,
+            fit.weights.len()
+        )));
+    }
+
+    // Nodes: the joints in order, then the tail, each the parent of the next.
+    let first = node_count;
+    let all: Vec<&super::FittedJoint> = fit
+        .joints
+        .iter()
+        .chain(core::iter::once(&fit.tail))
+        .collect();
+    for (k, j) in all.iter().enumerate() {
+        let mut n = json!({ "name": j.name, "translation": j.translation.to_array() });
+        if j.rotation != glam::Quat::IDENTITY {
+            n["rotation"] = json!(j.rotation.to_array());
+        }
+        if j.scale != glam::Vec3::ONE {
+            n["scale"] = json!(j.scale.to_array());
+        }
+        if k + 1 < all.len() {
+            n["children"] = json!([first + k + 1]);
+        }
+        array(&mut doc, "nodes").push(n);
+    }
+    let attach = &mut doc["nodes"][fit.attachment];
+    if !attach["children"].is_array() {
+        attach["children"] = json!([]);
+    }
+    attach["children"]
+        .as_array_mut()
+        .expect("just made an array")
+        .push(json!(first));
+
+    // The skin: the attachment (joint 0), then the bones.
+    let ibms = core::iter::once(&fit.attachment_inverse_bind)
+        .chain(fit.joints.iter().map(|j| &j.inverse_bind))
+        .flat_map(|m| m.to_cols_array());
+    let ibm = push_accessor(
+        &mut doc,
+        &mut bin,
+        &f32_bytes(ibms),
+        FLOAT,
+        fit.joints.len() + 1,
+        "MAT4",
+        None,
+    );
+    let joints: Vec<usize> = core::iter::once(fit.attachment)
+        .chain((0..fit.joints.len()).map(|k| first + k))
+        .collect();
+    let skins = array(&mut doc, "skins");
+    skins.push(
+        json!({ "name": format!("{}_fit", fit.mesh_name), "joints": joints,
+        "inverseBindMatrices": ibm, "skeleton": fit.attachment }),
+    );
+    let skin = skins.len() - 1;
+    doc["nodes"][fit.mesh_node]["skin"] = json!(skin);
+
+    // Weights, per primitive.
+    for (pi, w) in fit.weights.iter().enumerate() {
+        let jb: Vec<u8> = w
+            .joints
+            .iter()
+            .flat_map(|j| j.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        let ja = push_accessor(
+            &mut doc,
+            &mut bin,
+            &jb,
+            UNSIGNED_SHORT,
+            w.joints.len(),
+            "VEC4",
+            Some(ARRAY_BUFFER),
+        );
+        let wa = push_accessor(
+            &mut doc,
+            &mut bin,
+            &f32_bytes(w.weights.iter().flatten().copied()),
+            FLOAT,
+            w.weights.len(),
+            "VEC4",
+            Some(ARRAY_BUFFER),
+        );
+        let attrs = doc
+            .pointer_mut(&format!("/meshes/{}/primitives/{pi}/attributes", fit.mesh))
+            .and_then(Value::as_object_mut)
+            .ok_or_else(|| WriteError::Document(format!("primitive {pi} has no attributes")))?;
+        // Previous weights are dropped, extra influence sets included.
+        attrs.retain(|k, _| !(k.starts_with("JOINTS_") || k.starts_with("WEIGHTS_")));
+        attrs.insert("JOINTS_0".into(), json!(ja));
+        attrs.insert("WEIGHTS_0".into(), json!(wa));
+    }
+
+    // The spring, through the same chain the model gets.
+    let chain = fitted_chain(avatar, fit, first);
+    let joints: Vec<Value> = chain
+        .joints
+        .iter()
+        .map(|j| {
+            json!({ "node": j.node, "hitRadius": j.hit_radius, "stiffness": j.stiffness,
+                "gravityPower": j.gravity_power, "gravityDir": j.gravity_dir.to_array(),
+                "dragForce": j.drag_force })
+        })
+        .collect();
+    let exts = doc
+        .as_object_mut()
+        .ok_or_else(|| WriteError::Document("the document is not an object".into()))?
+        .entry("extensions")
+        .or_insert_with(|| json!({}));
+    let sb = exts
+        .as_object_mut()
+        .ok_or_else(|| WriteError::Document("extensions is not an object".into()))?
+        .entry("VRMC_springBone")
+        .or_insert_with(|| json!({ "specVersion": "1.0" }));
+    array(sb, "springs").push(json!({ "name": chain.name, "joints": joints,
+        "colliderGroups": chain.collider_groups }));
+    let used = array(&mut doc, "extensionsUsed");
+    if !used.iter().any(|u| u == "VRMC_springBone") {
+        used.push(json!("VRMC_springBone"));
+    }
+
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let buffers = array(&mut doc, "buffers");
+    if buffers.is_empty() {
+        buffers.push(json!({}));
+    }
+    buffers[0]["byteLength"] = json!(bin.len());
+    Ok(to_glb(&doc, &bin))
+}
+
+fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut json_bytes = serde_json::to_vec(doc).expect("JSON values always serialise");
+    while !json_bytes.len().is_multiple_of(4) {
+        json_bytes.push(b' ');
+    }
+    let len = |n: usize| u32::try_from(n).expect("GLB sections are under 4 GiB");
+    let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&len(total).to_le_bytes());
+    out.extend_from_slice(&len(json_bytes.len()).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json_bytes);
+    out.extend_from_slice(&len(bin.len()).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}

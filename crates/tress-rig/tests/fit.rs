@@ -1,0 +1,396 @@
+//! The hair fitter (issue #6 item 1) on the built-in avatar's unrigged
+//! ponytail and on hand-built tubes whose answers are known by construction.
+
+extern crate alloc;
+
+use alloc::collections::BTreeMap;
+
+use glam::{Quat, Vec3};
+use tress_rig::avatar::hair::ponytail_path;
+use tress_rig::fit::{self, FitOptions, geodesic::Graph, weld::weld};
+use tress_rig::model::{Avatar, Format, Humanoid, Mesh, Node, Primitive, SpringSystem};
+use tress_rig::spring_rig::{RigOptions, SpringRig};
+
+fn asset_bytes() -> Vec<u8> {
+    let p = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+    std::fs::read(p).expect("built-in avatar asset")
+}
+
+fn ponytail() -> (Vec<u8>, Avatar, fit::HairFit) {
+    let bytes = asset_bytes();
+    let avatar = tress_rig::load_bytes(&bytes, None).expect("load");
+    let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
+    let f = fit::fit_hair(&avatar, mesh, &FitOptions::default()).expect("fit");
+    (bytes, avatar, f)
+}
+
+/// Arc length along `path` of the point of `path` nearest to `p`, and that distance.
+fn arc_on(path: &[Vec3], p: Vec3) -> (f32, f32) {
+    let mut best = (0.0, f32::INFINITY);
+    let mut acc = 0.0;
+    for w in path.windows(2) {
+        let ab = w[1] - w[0];
+        let t = ((p - w[0]).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        let d = p.distance(w[0] + ab * t);
+        if d < best.1 {
+            best = (acc + t * ab.length(), d);
+        }
+        acc += ab.length();
+    }
+    best
+}
+
+#[test]
+fn ponytail_gets_six_joints_at_equal_arc_from_the_tie() {
+    let (_, avatar, f) = ponytail();
+    assert_eq!(f.joints.len(), 6);
+    let head = avatar.humanoid.as_ref().and_then(|h| h.bone("head"));
+    assert_eq!(Some(f.attachment), head);
+    // The generator's own centre line, in model space (the ponytail's node
+    // sits at the head with no rotation, so model space is the path's space).
+    let path = ponytail_path();
+    let true_len: f32 = path.windows(2).map(|w| w[0].distance(w[1])).sum();
+    // The tie: the first joint sits on the path's first point. 5 mm: under
+    // one ring spacing (the tube has 100 rings over ~0.59 m).
+    let tie = path[0];
+    assert!(
+        f.joints[0].position.distance(tie) < 0.005,
+        "{} vs {tie}",
+        f.joints[0].position
+    );
+    // Joints lie on the tube's axis and at equal arc along it. Tolerance 1 cm
+    // per joint: band centroids average about two rings (≈ 1.2 cm of
+    // distance), and where the tube bends the bands' centroids fall a few
+    // millimetres inside the bend, which shortens the fitted centre line
+    // there. Measured when written: at most 4.5 mm along and 5 mm off the
+    // axis (joint 1, just past the first bend).
+    let seg = true_len / 6.0;
+    let mut arcs = Vec::new();
+    for (k, j) in f.joints.iter().chain([&f.tail]).enumerate() {
+        let (arc, off) = arc_on(&path, j.position);
+        assert!(off < 0.01, "joint {k} is {off} m off the axis");
+        assert!(
+            (arc - seg * k as f32).abs() < 0.01,
+            "joint {k} at arc {arc}, want {}",
+            seg * k as f32
+        );
+        arcs.push(arc);
+    }
+    // Root to tip, each the child of the one before.
+    assert!(arcs.windows(2).all(|w| w[1] > w[0]), "{arcs:?}");
+    assert_eq!(f.joints[0].parent, None);
+    for (k, j) in f.joints.iter().enumerate().skip(1) {
+        assert_eq!(j.parent, Some(k - 1));
+    }
+    assert_eq!(f.tail.parent, Some(5));
+    assert!(
+        (f.length - true_len).abs() < 0.01,
+        "{} vs {true_len}",
+        f.length
+    );
+    // Hit radius from the band radius: within the tube's 6..38 mm section.
+    for j in &f.joints {
+        assert!(
+            (0.004..0.045).contains(&j.spring.hit_radius),
+            "{}: {}",
+            j.name,
+            j.spring.hit_radius
+        );
+    }
+}
+
+#[test]
+fn ponytail_weights_blend_neighbours_and_pin_the_tie() {
+    let (_, avatar, f) = ponytail();
+    let mesh = &avatar.meshes[f.mesh];
+    let prim = &mesh.primitives[0];
+    let w = &f.weights[0];
+    assert_eq!(w.weights.len(), prim.positions.len());
+    let tie = ponytail_path()[0] - Vec3::new(0.0, 1.5, 0.0); // head-node space
+    let mut pinned_near_tie = 0;
+    for (i, (j, wt)) in w.joints.iter().zip(&w.weights).enumerate() {
+        let sum: f32 = wt.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-6, "vertex {i}: {wt:?}");
+        let used: Vec<u16> = (0..4).filter(|&k| wt[k] > 0.0).map(|k| j[k]).collect();
+        assert!((1..=2).contains(&used.len()), "vertex {i}: {j:?} {wt:?}");
+        // Blends only neighbours along the chain (0 is the head).
+        if let [a, b] = used[..] {
+            assert_eq!(a.abs_diff(b), 1, "vertex {i}: {j:?}");
+        }
+        // 1 cm around the tie: the gathered root stays on the head.
+        if prim.positions[i].distance(tie) < 0.01 {
+            assert_eq!((j[0], wt[0]), (0, 1.0), "vertex {i} near the tie");
+            pinned_near_tie += 1;
+        }
+    }
+    assert!(pinned_near_tie > 0);
+    assert!(f.pinned_vertices >= pinned_near_tie);
+    // And every bone leads some vertices (its tent peaks at its midpoint).
+    for b in 1..=6u16 {
+        assert!(
+            w.joints
+                .iter()
+                .zip(&w.weights)
+                .any(|(j, wt)| (0..4).any(|k| j[k] == b && wt[k] > 0.9)),
+            "bone {b} never leads a vertex"
+        );
+    }
+}
+
+#[test]
+fn fitted_ponytail_simulates_and_round_trips_through_the_file() {
+    let (bytes, avatar, f) = ponytail();
+    let (applied, _) = fit::apply(&avatar, &f);
+    let rig = SpringRig::build(&applied, &RigOptions::default()).expect("rig");
+    let chain = rig
+        .chains
+        .iter()
+        .find(|c| c.name == "Ponytail")
+        .expect("Ponytail chain");
+    assert!(chain.head_hair);
+    assert_eq!(rig.chains.len(), avatar.springs.chains.len() + 1);
+    let spring = applied.springs.chains.last().expect("chain");
+    assert_eq!(spring.joints.len(), 7);
+    // Head and body groups (the built-in avatar has exactly those two).
+    assert_eq!(spring.collider_groups, vec![0, 1]);
+
+    let out = fit::glb::write_fit(&bytes, &avatar, &f).expect("write");
+    let back = tress_rig::load_bytes(&out, None).expect("reload");
+    assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+    assert_eq!(back.format, Format::Vrm1);
+    assert_eq!(back.nodes, applied.nodes);
+    assert_eq!(back.humanoid, applied.humanoid);
+    assert_eq!(back.springs, applied.springs);
+    assert_eq!(back.skins, applied.skins);
+    assert_eq!(back.meshes, applied.meshes);
+    assert_eq!(back.materials, applied.materials);
+    assert_eq!(back.meta, applied.meta);
+}
+
+#[test]
+fn apply_then_undo_gives_back_the_original() {
+    let (_, avatar, f) = ponytail();
+    let (applied, record) = fit::apply(&avatar, &f);
+    assert_ne!(applied.nodes, avatar.nodes);
+    assert_ne!(applied.meshes, avatar.meshes);
+    let back = fit::undo(&applied, &record);
+    assert_eq!(back.nodes, avatar.nodes);
+    assert_eq!(back.meshes, avatar.meshes);
+    assert_eq!(back.skins, avatar.skins);
+    assert_eq!(back.springs, avatar.springs);
+    assert_eq!(back.roots, avatar.roots);
+    assert_eq!(back.humanoid, avatar.humanoid);
+}
+
+#[test]
+fn errors_name_what_is_missing() {
+    let (_, avatar, _) = ponytail();
+    let pony = fit::mesh_by_name(&avatar, "Ponytail").expect("mesh");
+    assert_eq!(
+        fit::fit_hair(&avatar, 99, &FitOptions::default()),
+        Err(fit::FitError::MeshNotFound(99))
+    );
+    let mut headless = avatar.clone();
+    headless.humanoid = None;
+    assert_eq!(
+        fit::fit_hair(&headless, pony, &FitOptions::default()),
+        Err(fit::FitError::NoHead)
+    );
+    let many = FitOptions {
+        joints: 1000,
+        ..FitOptions::default()
+    };
+    assert!(matches!(
+        fit::fit_hair(&avatar, pony, &many),
+        Err(fit::FitError::TooFewVertices { .. })
+    ));
+}
+
+/// A capped tube along −Y from the origin: `rings` rings of `sides`
+/// vertices, radius `r`, length `len`, root cap centre at the origin. With
+/// `split`, the vertices of side 0 are duplicated (as an exporter does at a
+/// UV seam) and the last column of quads uses the copies.
+fn tube(rings: usize, sides: usize, len: f32, r: f32, split: bool) -> Primitive {
+    let mut p = Primitive {
+        mode: 4,
+        ..Primitive::default()
+    };
+    for i in 0..rings {
+        let y = -len * i as f32 / (rings - 1) as f32;
+        for k in 0..sides {
+            let a = core::f32::consts::TAU * k as f32 / sides as f32;
+            let (s, c) = tress_core::math::ops::sin_cos(a);
+            p.positions.push(Vec3::new(r * c, y, r * s));
+        }
+    }
+    let copy0 = p.positions.len() as u32;
+    if split {
+        for i in 0..rings {
+            p.positions.push(p.positions[i * sides]);
+        }
+    }
+    let ring = |i: usize, k: usize| -> u32 {
+        if k == sides && split {
+            copy0 + i as u32
+        } else {
+            (i * sides + k % sides) as u32
+        }
+    };
+    for i in 0..rings - 1 {
+        for k in 0..sides {
+            let (a, b, c, d) = (
+                ring(i, k),
+                ring(i, k + 1),
+                ring(i + 1, k),
+                ring(i + 1, k + 1),
+            );
+            p.indices.extend_from_slice(&[a, c, b, b, c, d]);
+        }
+    }
+    // Caps: the root cap touches only the originals, so without welding the
+    // copies are reached the long way round.
+    let root = p.positions.len() as u32;
+    p.positions.push(Vec3::ZERO);
+    let tip = p.positions.len() as u32;
+    p.positions.push(Vec3::new(0.0, -len, 0.0));
+    for k in 0..sides {
+        let (a, b) = ((k) as u32, ((k + 1) % sides) as u32);
+        p.indices.extend_from_slice(&[root, b, a]);
+        let last = (rings - 1) * sides;
+        p.indices
+            .extend_from_slice(&[tip, (last + k) as u32, (last + (k + 1) % sides) as u32]);
+    }
+    p.normals = vec![Vec3::Y; p.positions.len()];
+    p
+}
+
+/// A two-node avatar: a `Head` (humanoid head) at y = 1 with the tube's node
+/// under it.
+fn tube_avatar(prim: Primitive) -> Avatar {
+    let node = |name: &str, parent, children, t, mesh| Node {
+        name: String::from(name),
+        parent,
+        children,
+        translation: t,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+        mesh,
+        skin: None,
+    };
+    Avatar {
+        format: Format::Gltf,
+        nodes: vec![
+            node("Head", None, vec![1], Vec3::Y, None),
+            node("Tube", Some(0), vec![], Vec3::ZERO, Some(0)),
+        ],
+        roots: vec![0],
+        meshes: vec![Mesh {
+            name: "Tube".into(),
+            primitives: vec![prim],
+        }],
+        skins: Vec::new(),
+        materials: Vec::new(),
+        humanoid: Some(Humanoid {
+            bones: BTreeMap::from([(String::from("head"), 0)]),
+        }),
+        meta: None,
+        springs: SpringSystem::default(),
+        constraints: Vec::new(),
+        constraint_order: Vec::new(),
+        animations: Vec::new(),
+        warnings: Vec::new(),
+    }
+}
+
+#[test]
+fn straight_tube_joints_sit_at_equal_fractions_of_its_length() {
+    let len = 0.3;
+    let avatar = tube_avatar(tube(61, 16, len, 0.02, false));
+    let opts = FitOptions {
+        root_point: Some(Vec3::Y), // the root cap centre, in model space
+        ..FitOptions::default()
+    };
+    let f = fit::fit_hair(&avatar, 0, &opts).expect("fit");
+    assert_eq!(f.joints.len(), 6);
+    assert!((f.length - len).abs() < 0.001, "{}", f.length);
+    for (k, j) in f.joints.iter().chain([&f.tail]).enumerate() {
+        let want = Vec3::new(0.0, 1.0 - len * k as f32 / 6.0, 0.0);
+        assert!(
+            j.position.distance(want) < 0.001,
+            "joint {k}: {} want {want}",
+            j.position
+        );
+    }
+    // Local translations chain back to those positions from the head at y = 1.
+    assert!(f.joints[0].translation.length() < 0.001);
+    for j in &f.joints[1..] {
+        assert!(j.translation.distance(Vec3::new(0.0, -len / 6.0, 0.0)) < 0.001);
+    }
+    // Applied with the same weights, the rest pose is unchanged: every joint
+    // matrix (world × inverse bind) is the mesh node's world matrix.
+    let (applied, _) = fit::apply(&avatar, &f);
+    let world = applied.rest_world();
+    let skin = &applied.skins[0];
+    for (n, ibm) in skin.joints.iter().zip(&skin.inverse_binds) {
+        let m = world[*n] * *ibm;
+        assert!(m.abs_diff_eq(world[1], 1e-5), "joint node {n}");
+    }
+}
+
+#[test]
+fn a_seam_split_tube_welds_to_the_same_distances() {
+    let whole = tube(31, 12, 0.3, 0.02, false);
+    let split = tube(31, 12, 0.3, 0.02, true);
+    let distances = |p: &Primitive, tolerance: f32| {
+        let w = weld(&p.positions, tolerance);
+        let tris: Vec<[u32; 3]> = p
+            .indices
+            .chunks_exact(3)
+            .map(|t| {
+                [
+                    w.id[t[0] as usize],
+                    w.id[t[1] as usize],
+                    w.id[t[2] as usize],
+                ]
+            })
+            .collect();
+        let root = w.id[p.positions.len() - 2];
+        let d = Graph::from_triangles(&w.positions, &tris).distances(&[root]);
+        // Per input vertex, by position.
+        p.positions
+            .iter()
+            .zip(&w.id)
+            .map(|(pos, &i)| (pos.to_array().map(f32::to_bits), d[i as usize]))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let reference = distances(&whole, 1e-5);
+    let welded = distances(&split, 1e-5);
+    assert_eq!(reference, welded);
+    // Without welding (a zero tolerance still merges exact duplicates, so
+    // compare against a graph over the raw indices) the copies are farther.
+    let raw_tris: Vec<[u32; 3]> = split
+        .indices
+        .chunks_exact(3)
+        .map(|t| [t[0], t[1], t[2]])
+        .collect();
+    let root = (split.positions.len() - 2) as u32;
+    let raw = Graph::from_triangles(&split.positions, &raw_tris).distances(&[root]);
+    let copy = 31 * 12 + 10; // the copy of ring 10's side 0
+    let original = 10 * 12;
+    assert!(
+        raw[copy] > raw[original] + 1e-3,
+        "{} vs {}",
+        raw[copy],
+        raw[original]
+    );
+    // And the fit itself agrees.
+    let opts = FitOptions {
+        root_point: Some(Vec3::Y),
+        ..FitOptions::default()
+    };
+    let a = fit::fit_hair(&tube_avatar(whole), 0, &opts).expect("fit");
+    let b = fit::fit_hair(&tube_avatar(split), 0, &opts).expect("fit");
+    for (x, y) in a.joints.iter().zip(&b.joints) {
+        assert!(x.position.distance(y.position) < 1e-6);
+    }
+}
