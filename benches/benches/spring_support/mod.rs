@@ -11,7 +11,9 @@ pub mod baseline;
 
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
-use tress_core::spring::{ChainDesc, ContactMode, JointDesc, JointParams, Pose, SpringWorld};
+use tress_core::spring::{
+    ChainDesc, ContactMode, FlatLock, JointDesc, JointParams, Pose, SpringWorld,
+};
 
 /// The avatar's world type: capacity for exactly this avatar, with headroom.
 pub type Avatar = SpringWorld<64, 16, 16, 4>;
@@ -74,6 +76,7 @@ pub fn chain(c: usize) -> (ChainDesc, [JointDesc; JOINTS_PER_CHAIN]) {
         local_rot: Quat::from_rotation_x(0.1),
         offset: Vec3::new(0.0, -0.05, 0.0),
         params,
+        flat: FlatLock::default(),
     }; JOINTS_PER_CHAIN];
     joints[0].local_rot = tilt;
     let contact = if c.is_multiple_of(3) {

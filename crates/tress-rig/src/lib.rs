@@ -19,6 +19,7 @@ pub mod cli;
 pub mod error;
 pub mod fit;
 pub mod fit_colliders;
+pub mod flat_locks;
 pub mod gltf_write;
 pub mod groom;
 mod json;

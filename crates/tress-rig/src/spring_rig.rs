@@ -15,7 +15,7 @@ use glam::{Mat4, Vec3};
 use tress_core::collide::Collider as CoreCollider;
 use tress_core::math::ops;
 use tress_core::spring::{
-    ChainDesc, ContactMode, JointDesc, JointOutput, JointParams, Mode, Pose, SetupError,
+    ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose, SetupError,
     SpringWorld, StepConfig,
 };
 
@@ -40,6 +40,11 @@ pub struct RigOptions {
     pub tail_chains: u128,
     /// VRM-compatible: reproduce three-vrm's bone-length quirk.
     pub vrm_length_quirk: bool,
+    /// Improved mode: how fast a flat lock's bend across its width relaxes,
+    /// 1/s (0: off), for bones whose skinned lock is flat
+    /// ([`crate::flat_locks`]). The default, 83/s, halves that bend every
+    /// 1/120 s step: skinned ribbons bent across their width stretch.
+    pub flat_lock_stiffness: f32,
     /// Stepping policy.
     pub config: StepConfig,
 }
@@ -51,6 +56,7 @@ impl Default for RigOptions {
             contact: ContactMode::Segment,
             tail_chains: 0,
             vrm_length_quirk: false,
+            flat_lock_stiffness: 83.0,
             config: StepConfig::default(),
         }
     }
@@ -194,6 +200,15 @@ impl SpringRig {
             SetupError::Capacity => RigError::Capacity(what.to_owned()),
             other => RigError::Invalid(format!("{what}: {other:?}")),
         };
+        let flat = if opts.mode == Mode::Improved && opts.flat_lock_stiffness > 0.0 {
+            crate::flat_locks::lock_shapes(avatar)
+                .into_iter()
+                .filter(|(_, s)| s.aspect >= crate::flat_locks::MIN_ASPECT)
+                .map(|(n, s)| (n, s.width_axis))
+                .collect()
+        } else {
+            alloc::collections::BTreeMap::new()
+        };
         let mut collider_index = Vec::with_capacity(avatar.springs.colliders.len());
         for (i, c) in avatar.springs.colliders.iter().enumerate() {
             let frame = rig.frame_for(Some(c.node), &rest)?;
@@ -211,7 +226,7 @@ impl SpringRig {
                 .name
                 .clone()
                 .unwrap_or_else(|| chain.source_path.clone());
-            let Some(built) = rig.chain_joints(avatar, chain, opts.mode, &name, &rest)? else {
+            let Some(built) = rig.chain_joints(avatar, chain, opts, &flat, &name, &rest)? else {
                 continue;
             };
             let (attachment, root_offset, joints, nodes) = built;
@@ -290,7 +305,8 @@ impl SpringRig {
         &mut self,
         avatar: &Avatar,
         chain: &SpringChain,
-        mode: Mode,
+        opts: &RigOptions,
+        flat: &alloc::collections::BTreeMap<usize, Vec3>,
         name: &str,
         rest: &[Mat4],
     ) -> Result<Option<(Option<usize>, Vec3, Vec<JointDesc>, Vec<usize>)>, RigError> {
@@ -323,7 +339,7 @@ impl SpringRig {
                 }
                 None => chain.virtual_tail.unwrap_or(Vec3::new(0.0, -0.07, 0.0)),
             } * scale_of(rest, Some(j.node));
-            let params = match mode {
+            let params = match opts.mode {
                 Mode::VrmCompatible => vrm_params(j),
                 Mode::Improved | Mode::Earlier => improved_params(j),
             };
@@ -331,6 +347,12 @@ impl SpringRig {
                 local_rot: node.rotation.normalize(),
                 offset,
                 params,
+                flat: flat
+                    .get(&j.node)
+                    .map_or(FlatLock::default(), |&width_axis| FlatLock {
+                        width_axis,
+                        stiffness: opts.flat_lock_stiffness,
+                    }),
             });
             nodes.push(j.node);
         }

@@ -19,6 +19,8 @@ pub struct JointDesc {
     pub offset: Vec3,
     /// Physics parameters.
     pub params: JointParams,
+    /// A flat lock's resistance to bending across its width (off by default).
+    pub flat: FlatLock,
 }
 
 impl Default for JointDesc {
@@ -27,8 +29,28 @@ impl Default for JointDesc {
             local_rot: Quat::IDENTITY,
             offset: Vec3::new(0.0, -0.1, 0.0),
             params: JointParams::default(),
+            flat: FlatLock::default(),
         }
     }
+}
+
+/// A flat lock (a hair card or ribbon) bends easily through its face and
+/// hardly across its width: strands side by side would have to stretch.
+/// Skinned, a ribbon bent across its width stretches its outer edge by
+/// about half its width times the curvature; this keeps that bend small.
+///
+/// Improved mode: each substep, the segment end's deviation from the rest
+/// arc along the width axis decays by `e^(−stiffness·h)`; the deviation
+/// through the face is left to the spring as before.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FlatLock {
+    /// The lock's width direction in this bone's local space (any length;
+    /// zero: a round lock, no resistance).
+    pub width_axis: Vec3,
+    /// Decay rate of the sideways deviation, 1/s (0: off). 83/s halves it
+    /// every 1/120 s step.
+    pub stiffness: Real,
 }
 
 /// A chain as authored.
@@ -100,6 +122,14 @@ pub(crate) struct Joint {
     pub child_prev: Vec3,
     /// Authored pose: accumulated animated rotation (attachment → bone).
     pub anim_rot: Quat,
+    /// Flat lock: unit width axis in the attachment frame at rest,
+    /// perpendicular to `rest_vec` (zero: none).
+    pub lateral: Vec3,
+    /// Flat lock: share of the sideways deviation kept per step,
+    /// e^(−stiffness·h) (1: none).
+    pub lateral_keep: Real,
+    /// A collider corrected this segment in the last substep.
+    pub in_contact: bool,
 }
 
 impl Joint {
@@ -113,7 +143,25 @@ impl Joint {
             Vec3::ZERO
         };
         let rest_vec = rest_rot * axis;
+        // The width axis at rest, made perpendicular to the segment so the
+        // constraint never pulls along the bone.
+        let w = rest_rot * desc.flat.width_axis;
+        let along = rest_vec.normalize_or_zero();
+        let lateral =
+            if w.is_finite() && desc.flat.stiffness.is_finite() && desc.flat.stiffness > 0.0 {
+                (w - along * w.dot(along)).normalize_or_zero()
+            } else {
+                Vec3::ZERO
+            };
+        let lateral_keep = if lateral == Vec3::ZERO {
+            1.0
+        } else {
+            crate::math::ops::exp(-desc.flat.stiffness * super::params::H)
+        };
         Self {
+            lateral,
+            lateral_keep,
+            in_contact: false,
             params,
             decay: params.decay(),
             local_rot,

@@ -18,7 +18,7 @@ mod step;
 mod vrm;
 pub mod world;
 
-pub use chain::{ChainDesc, JointDesc};
+pub use chain::{ChainDesc, FlatLock, JointDesc};
 pub use output::JointOutput;
 pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
 pub use pose::Pose;

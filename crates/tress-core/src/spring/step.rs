@@ -101,6 +101,7 @@ pub(crate) fn resolve_contacts(
     hit_radius: Real,
     v: &mut Vec3,
     v_parent: Vec3,
+    touched_out: &mut bool,
 ) -> Vec3 {
     let mut touched = false;
     let segment = mode == ContactMode::Segment;
@@ -160,6 +161,7 @@ pub(crate) fn resolve_contacts(
         let d = (xh - o) * (1.0 / len);
         *v -= d * (*v - v_parent).dot(d);
     }
+    *touched_out = touched;
     xh
 }
 
@@ -183,10 +185,18 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
         let p = &j.params;
         let f = (target - j.x) * p.stiffness + p.gravity * s;
         let u = (j.v + f * H) * j.decay;
-        let y = j.x + u * H;
+        let mut y = j.x + u * H;
+        if !earlier && j.lateral_keep < 1.0 && !j.in_contact {
+            // Flat lock: the bend across its width relaxes towards the arc.
+            // A segment a collider pushed last substep is left to the
+            // collider: holding it against the push kinks the lock.
+            let w = frame.rot * j.lateral;
+            y -= w * ((y - target).dot(w) * (1.0 - j.lateral_keep));
+        }
         let fallback = rest;
         let xh = project(o, y, len, fallback);
         let mut v = (xh - j.x) * INV_H;
+        let mut touched = false;
         let xh = if ctx.candidates.is_empty() {
             xh
         } else {
@@ -201,8 +211,10 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
                 p.hit_radius * s,
                 &mut v,
                 v_parent,
+                &mut touched,
             )
         };
+        j.in_contact = touched;
         o_prev = j.x;
         j.x = xh;
         j.v = v;

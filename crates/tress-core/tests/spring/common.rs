@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use tress_core::math::{Quat, Real, Vec3};
 use tress_core::spring::{
-    ChainDesc, ContactMode, JointDesc, JointOutput, JointParams, Mode, Pose, SpringWorld,
+    ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose, SpringWorld,
 };
 
 pub type World = SpringWorld<64, 8, 8, 4>;
@@ -38,6 +38,7 @@ pub fn arc(n: usize, len: Real, params: JointParams) -> Vec<JointDesc> {
             }),
             offset: Vec3::new(0.0, -len, 0.0),
             params,
+            flat: FlatLock::default(),
         })
         .collect()
 }

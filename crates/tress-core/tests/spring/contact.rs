@@ -4,13 +4,14 @@
 use crate::common::World;
 use tress_core::collide::{Collider, clearance_segment};
 use tress_core::math::{Quat, Real, Vec3};
-use tress_core::spring::{ChainDesc, ContactMode, JointDesc, JointParams, Pose};
+use tress_core::spring::{ChainDesc, ContactMode, FlatLock, JointDesc, JointParams, Pose};
 
 fn strand(w: &mut World, offset: Vec3, n: usize, contact: ContactMode, params: JointParams) {
     let j = JointDesc {
         local_rot: Quat::IDENTITY,
         offset,
         params,
+        flat: FlatLock::default(),
     };
     let desc = ChainDesc {
         contact,

@@ -7,6 +7,7 @@ extern crate alloc;
 mod common;
 mod contact;
 mod curl;
+mod flat;
 mod invariance;
 mod lengths;
 mod output;

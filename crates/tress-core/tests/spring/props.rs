@@ -8,7 +8,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use tress_core::collide::{Collider, ShapeKind};
 use tress_core::math::{Quat, Real, Vec3};
 use tress_core::spring::{
-    ChainDesc, ContactMode, JointDesc, JointOutput, JointParams, Mode, Pose, SpringWorld,
+    ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose, SpringWorld,
 };
 
 /// Floats that are usually sane and sometimes hostile.
@@ -51,6 +51,7 @@ fn joint() -> impl Strategy<Value = JointDesc> {
             local_rot,
             offset: offset * 0.1,
             params,
+            flat: FlatLock::default(),
         })
 }
 

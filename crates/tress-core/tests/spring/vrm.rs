@@ -6,7 +6,7 @@
 
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3};
-use tress_core::spring::{ChainDesc, JointDesc, JointParams, Mode, Pose, SpringWorld};
+use tress_core::spring::{ChainDesc, FlatLock, JointDesc, JointParams, Mode, Pose, SpringWorld};
 
 type W = SpringWorld<8, 2, 2, 2>;
 
@@ -28,6 +28,7 @@ fn world(joints: usize, center: Option<usize>) -> W {
         local_rot: Quat::IDENTITY,
         offset: Vec3::X,
         params: params(),
+        flat: FlatLock::default(),
     };
     let desc = ChainDesc {
         mode: Mode::VrmCompatible,
@@ -142,6 +143,7 @@ fn length_quirk_spares_a_virtual_tail() {
             local_rot: Quat::IDENTITY,
             offset: Vec3::X,
             params: params(),
+            flat: FlatLock::default(),
         };
         let desc = ChainDesc {
             mode: Mode::VrmCompatible,

@@ -1,4 +1,5 @@
-//! `tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--fit-colliders] [--json OUT.json]`.
+//! `tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME]
+//! [--fit-colliders] [--json OUT.json]`; `--meshes` limits the stretch to those meshes' hair.
 
 use std::path::PathBuf;
 
@@ -19,7 +20,7 @@ pub struct Args {
 }
 
 /// The usage line.
-pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--fit-colliders] [--json OUT.json]";
+pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--fit-colliders] [--json OUT.json]";
 
 /// Parses the arguments after `measure`.
 ///
@@ -45,6 +46,22 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             "--fps" => options.fps = parse_fps(&value("--fps")?).map_err(|e| e.to_string())?,
             "--json" => json = Some(PathBuf::from(value("--json")?)),
+            "--flat-lock-stiffness" => {
+                options.flat_lock_stiffness = value("--flat-lock-stiffness")?
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| {
+                        "--flat-lock-stiffness needs a number ≥ 0 (1/s; 0: off)".to_owned()
+                    })?;
+            }
+            "--meshes" => {
+                options.stretch_meshes = value("--meshes")?
+                    .split(',')
+                    .map(|n| n.trim().to_owned())
+                    .filter(|n| !n.is_empty())
+                    .collect();
+            }
             "--fit-colliders" => fit_colliders = true,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
             s if file.is_none() => file = Some(PathBuf::from(s)),

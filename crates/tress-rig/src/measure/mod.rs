@@ -103,6 +103,11 @@ pub struct MeasureOptions {
     /// Chains that use tail-point contact ([`RigOptions::tail_chains`]);
     /// the others use whole-segment contact.
     pub tail_chains: u128,
+    /// Meshes whose hair edges count for stretch (empty: every hair mesh),
+    /// e.g. the "rebuilt ponytail plus bangs".
+    pub stretch_meshes: Vec<String>,
+    /// Flat-lock stiffness for the rig ([`RigOptions::flat_lock_stiffness`]).
+    pub flat_lock_stiffness: f32,
 }
 
 impl Default for MeasureOptions {
@@ -115,6 +120,8 @@ impl Default for MeasureOptions {
             feed: Feed::Frames,
             settle_window_s: 2.0,
             tail_chains: 0,
+            stretch_meshes: Vec::new(),
+            flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
         }
     }
 }
@@ -294,6 +301,7 @@ pub fn measure(avatar: &Avatar, opts: &MeasureOptions) -> Result<Report, Measure
     let rig_opts = RigOptions {
         mode: opts.solver.mode(),
         tail_chains: opts.tail_chains,
+        flat_lock_stiffness: opts.flat_lock_stiffness,
         ..RigOptions::default()
     };
     let probe =
@@ -314,6 +322,7 @@ pub fn measure(avatar: &Avatar, opts: &MeasureOptions) -> Result<Report, Measure
         head,
         sway_node,
         settle_window_s: opts.settle_window_s,
+        stretch_meshes: &opts.stretch_meshes,
     };
     let mut runs = Vec::new();
     let mut joints = Vec::new();

@@ -89,6 +89,8 @@ pub struct Setup<'a> {
     pub sway_node: usize,
     /// Window at the end for settling, seconds.
     pub settle_window_s: f64,
+    /// Meshes whose hair edges count for stretch (empty: all).
+    pub stretch_meshes: &'a [String],
 }
 
 /// Runs the standard motion at `fps` frames per second; with `mesh`
@@ -119,7 +121,7 @@ pub fn run(
         })
         .collect();
 
-    let mut stretch = mesh.map(|(m, rest)| Stretch::new(m, rest));
+    let mut stretch = mesh.map(|(m, rest)| Stretch::new_in(m, rest, setup.stretch_meshes));
     let mut penetration = mesh.map(|(m, rest)| Penetration::new(m, rest));
     let to_skin: Vec<u32> = match (&stretch, mesh) {
         (Some(s), Some((m, _))) => {

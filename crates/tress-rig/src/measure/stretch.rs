@@ -73,9 +73,22 @@ impl Stretch {
     /// The unique edges of `mesh`'s hair triangles with rest positions `rest`.
     #[must_use]
     pub fn new(mesh: &MeshSet, rest: &[Vec3]) -> Self {
+        Self::new_in(mesh, rest, &[])
+    }
+
+    /// As [`Stretch::new`], counting only the hair triangles of the meshes
+    /// named in `only` (all of them when it is empty).
+    #[must_use]
+    pub fn new_in(mesh: &MeshSet, rest: &[Vec3], only: &[String]) -> Self {
         let mut edges: Vec<(u32, u32)> = mesh
             .hair_tris
             .iter()
+            .filter(|t| {
+                only.is_empty()
+                    || mesh
+                        .locate(t[0])
+                        .is_some_and(|(part, _)| only.contains(&part.mesh))
+            })
             .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
             .map(|(a, b)| (a.min(b), a.max(b)))
             .filter(|(a, b)| a != b)

@@ -1,0 +1,168 @@
+//! Flat locks (`FlatLock`): a ribbon resists bending across its width, bends
+//! through its face as before, yields to colliders, and keeps frame-rate
+//! invariance.
+
+use crate::common::*;
+use alloc::vec::Vec;
+use tress_core::collide::Collider;
+use tress_core::math::{Quat, Real, Vec3, ops};
+use tress_core::spring::{ChainDesc, ContactMode, FlatLock, JointDesc, JointParams, Mode, Pose};
+
+const N: usize = 6;
+const LEN: Real = 0.04;
+
+/// A straight lock of `N` segments hanging down from the origin, wide
+/// along X when `flat`.
+fn lock(flat: bool) -> World {
+    let mut w = World::default();
+    let head = w.add_frame(Pose::IDENTITY).unwrap();
+    let params = JointParams {
+        stiffness: 400.0,
+        damping: 20.0,
+        ..stiff_params()
+    };
+    let joints: Vec<JointDesc> = (0..N)
+        .map(|_| JointDesc {
+            local_rot: Quat::IDENTITY,
+            offset: Vec3::new(0.0, -LEN, 0.0),
+            params,
+            flat: if flat {
+                FlatLock {
+                    width_axis: Vec3::X,
+                    stiffness: 83.0,
+                }
+            } else {
+                FlatLock::default()
+            },
+        })
+        .collect();
+    w.add_chain(
+        ChainDesc {
+            frame: head,
+            mode: Mode::Improved,
+            contact: ContactMode::Segment,
+            ..ChainDesc::default()
+        },
+        &joints,
+    )
+    .unwrap();
+    w
+}
+
+/// Largest bend between consecutive segments along `axis` (the change of
+/// the unit direction's `axis` component) over a 1.5 s shake along `shake`.
+fn worst_bend(flat: bool, shake: Vec3, axis: Vec3) -> Real {
+    let mut w = lock(flat);
+    let mut worst: Real = 0.0;
+    for f in 1..=180 {
+        let t = f as Real / 120.0;
+        let d = if t < 1.0 {
+            ops::sin(2.0 * core::f32::consts::PI * 2.0 * t) * 0.06
+        } else {
+            0.0
+        };
+        w.set_frame_pose(0, Pose::new(shake * d, Quat::IDENTITY));
+        w.advance(1.0 / 120.0);
+        let out = outputs(&w, 0);
+        let dirs: Vec<Vec3> = out
+            .iter()
+            .map(|o| (o.tail - o.origin).normalize())
+            .collect();
+        for pair in dirs.windows(2) {
+            worst = worst.max((pair[1] - pair[0]).dot(axis).abs());
+        }
+    }
+    worst
+}
+
+#[test]
+fn a_flat_lock_bends_through_its_face_not_across_its_width() {
+    // Shaken across its width (X), the flat lock bends far less than a
+    // round one; shaken through its face (Z), it bends just the same.
+    let across_round = worst_bend(false, Vec3::X, Vec3::X);
+    let across_flat = worst_bend(true, Vec3::X, Vec3::X);
+    let face_round = worst_bend(false, Vec3::Z, Vec3::Z);
+    let face_flat = worst_bend(true, Vec3::Z, Vec3::Z);
+    println!(
+        "flat lock: bend across the width {across_flat:.4} vs round {across_round:.4}; through the face {face_flat:.4} vs {face_round:.4}"
+    );
+    assert!(
+        across_round > 0.05,
+        "the shake must bend a round lock ({across_round})"
+    );
+    assert!(
+        across_flat < 0.2 * across_round,
+        "{across_flat} vs {across_round}"
+    );
+    assert!(
+        (face_flat - face_round).abs() <= 0.01 * face_round,
+        "{face_flat} vs {face_round}"
+    );
+}
+
+#[test]
+fn a_flat_lock_is_pushed_aside_by_a_collider() {
+    // A sphere sweeping sideways (across the width) into the lock's middle:
+    // the lock is pushed aside there (the collider wins), and stays clear.
+    let mut w = lock(true);
+    let ball = w.add_frame(Pose::IDENTITY).unwrap();
+    w.add_collider(ball, Collider::sphere(Vec3::ZERO, 0.03))
+        .unwrap();
+    let mut pushed: Real = 0.0;
+    for f in 1..=120 {
+        let t = f as Real / 120.0;
+        let x = -0.15 + 0.2 * t.min(0.8);
+        w.set_frame_pose(ball, Pose::new(Vec3::new(x, -0.12, 0.0), Quat::IDENTITY));
+        w.advance(1.0 / 120.0);
+        let out = outputs(&w, 0);
+        pushed = pushed.max(out[2].tail.x.abs());
+        for o in &out {
+            let c = Vec3::new(x, -0.12, 0.0);
+            // Segment clearance from the ball (hit radius 5 mm).
+            let ab = o.tail - o.origin;
+            let s = ((c - o.origin).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+            let d = (o.origin + ab * s).distance(c);
+            assert!(
+                d > 0.03 + 0.005 - 0.003,
+                "segment inside the ball by {} m at frame {f}",
+                0.035 - d
+            );
+        }
+    }
+    assert!(pushed > 0.01, "the ball never moved the lock ({pushed} m)");
+}
+
+fn bits(w: &World) -> Vec<u32> {
+    (0..w.chain_len(0))
+        .flat_map(|j| {
+            let (x, v) = w.joint_state(0, j).unwrap();
+            [x.to_array(), v.to_array()].concat()
+        })
+        .map(Real::to_bits)
+        .collect()
+}
+
+#[test]
+fn a_flat_lock_is_bit_identical_across_frame_rates() {
+    let mut runs = Vec::new();
+    for fps in [30u32, 60, 120, 240] {
+        let mut w = lock(true);
+        let mut samples = Vec::new();
+        for f in 1..=(2 * fps) {
+            w.advance_sampled(1.0 / fps as Real, |_, i| {
+                let t = i as Real / 120.0;
+                Pose::new(
+                    Vec3::new(0.05 * ops::sin(7.0 * t), 0.0, 0.0),
+                    yaw(40.0 * ops::sin(3.0 * t)),
+                )
+            });
+            if f % (fps / 30) == 0 {
+                samples.push(bits(&w));
+            }
+        }
+        runs.push(samples);
+    }
+    for r in &runs[1..] {
+        assert_eq!(r, &runs[0]);
+    }
+}

@@ -1,0 +1,150 @@
+//! Which spring bones carry a flat lock, and which way it is wide.
+//!
+//! A bone's lock is the skinned geometry it owns (vertices whose largest
+//! weight is on it) at the rest pose. Seen down the bone, a hair card or
+//! ribbon is much wider than thick; a tube is round. The spread of the
+//! owned vertices across the bone (a 2×2 covariance in the plane
+//! perpendicular to the segment) gives the width axis and the aspect ratio;
+//! bones whose lock is at least [`MIN_ASPECT`] times wider than thick get
+//! a [`FlatLock`](tress_core::spring::FlatLock) in the solver.
+
+use alloc::collections::BTreeMap;
+
+use glam::{Mat4, Vec3, Vec4};
+use tress_core::math::ops;
+
+use crate::model::Avatar;
+
+/// Width-to-thickness ratio (square root of the covariance eigenvalues'
+/// ratio) from which a lock counts as flat.
+pub const MIN_ASPECT: f32 = 2.0;
+/// Fewest owned vertices that make a shape worth reading.
+pub const MIN_VERTICES: usize = 6;
+
+/// One bone's lock as seen down the bone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LockShape {
+    /// Width axis in the bone's local space (unit).
+    pub width_axis: Vec3,
+    /// Width-to-thickness ratio.
+    pub aspect: f32,
+    /// Owned vertices.
+    pub vertices: usize,
+}
+
+fn rotation_of(m: &Mat4) -> glam::Quat {
+    m.to_scale_rotation_translation().1.normalize()
+}
+
+/// The lock shape of every simulated spring bone that owns enough skinned
+/// vertices, keyed by node.
+#[must_use]
+pub fn lock_shapes(avatar: &Avatar) -> BTreeMap<usize, LockShape> {
+    let rest = avatar.rest_world();
+    let pos = |n: usize| rest.get(n).map_or(Vec3::ZERO, |m| m.w_axis.truncate());
+    // Segment of each simulated bone: origin and unit direction, world.
+    let mut segments: BTreeMap<usize, (Vec3, Vec3)> = BTreeMap::new();
+    for chain in &avatar.springs.chains {
+        for i in 0..chain.simulated_len() {
+            let node = chain.joints[i].node;
+            let Some(m) = rest.get(node) else { continue };
+            let end = match chain.joints.get(i + 1) {
+                Some(next) => pos(next.node),
+                None => {
+                    m.transform_point3(chain.virtual_tail.unwrap_or(Vec3::new(0.0, -0.07, 0.0)))
+                }
+            };
+            if let Some(d) = (end - pos(node)).try_normalize() {
+                segments.insert(node, (pos(node), d));
+            }
+        }
+    }
+    // Owned rest positions per bone.
+    let mut owned: BTreeMap<usize, Vec<Vec3>> = BTreeMap::new();
+    for node in &avatar.nodes {
+        let (Some(mi), Some(si)) = (node.mesh, node.skin) else {
+            continue;
+        };
+        let (Some(mesh), Some(skin)) = (avatar.meshes.get(mi), avatar.skins.get(si)) else {
+            continue;
+        };
+        for p in &mesh.primitives {
+            for (k, v) in p.positions.iter().enumerate() {
+                let (Some(j), Some(w)) = (p.joints.get(k), p.weights.get(k)) else {
+                    continue;
+                };
+                let ws: [f32; 4] = Vec4::to_array(w);
+                let top = (0..4).max_by(|&a, &b| ws[a].total_cmp(&ws[b])).unwrap_or(0);
+                let Some(&owner) = skin.joints.get(usize::from(j[top])) else {
+                    continue;
+                };
+                if !segments.contains_key(&owner) {
+                    continue;
+                }
+                let mut world = Vec3::ZERO;
+                for x in 0..4 {
+                    let slot = usize::from(j[x]);
+                    if let (Some(&jn), Some(ib)) =
+                        (skin.joints.get(slot), skin.inverse_binds.get(slot))
+                        && let Some(m) = rest.get(jn)
+                    {
+                        world += (*m * *ib).transform_point3(*v) * ws[x];
+                    }
+                }
+                if world.is_finite() {
+                    owned.entry(owner).or_default().push(world);
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (node, points) in owned {
+        let Some(&(origin, d)) = segments.get(&node) else {
+            continue;
+        };
+        if points.len() < MIN_VERTICES {
+            continue;
+        }
+        let e1 = d.any_orthonormal_vector();
+        let e2 = d.cross(e1);
+        let n = points.len() as f32;
+        let proj: Vec<(f32, f32)> = points
+            .iter()
+            .map(|p| ((*p - origin).dot(e1), (*p - origin).dot(e2)))
+            .collect();
+        let (mx, my) = proj
+            .iter()
+            .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+        let (mut cxx, mut cyy, mut cxy) = (0.0f32, 0.0f32, 0.0f32);
+        for (x, y) in &proj {
+            let (dx, dy) = (x - mx, y - my);
+            cxx += dx * dx / n;
+            cyy += dy * dy / n;
+            cxy += dx * dy / n;
+        }
+        let half_trace = 0.5 * (cxx + cyy);
+        let root = ops::hypot(0.5 * (cxx - cyy), cxy);
+        let (major, minor) = (half_trace + root, (half_trace - root).max(0.0));
+        if major <= 0.0 {
+            continue;
+        }
+        let aspect = if minor > 0.0 {
+            ops::sqrt(major / minor)
+        } else {
+            f32::INFINITY
+        };
+        let angle = 0.5 * ops::atan2(2.0 * cxy, cxx - cyy);
+        let (s, c) = ops::sin_cos(angle);
+        let axis_world = e1 * c + e2 * s;
+        let Some(m) = rest.get(node) else { continue };
+        out.insert(
+            node,
+            LockShape {
+                width_axis: (rotation_of(m).inverse() * axis_world).normalize_or_zero(),
+                aspect,
+                vertices: points.len(),
+            },
+        );
+    }
+    out
+}
