@@ -10,7 +10,7 @@
 
 use alloc::collections::BTreeMap;
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3};
 use tress_core::math::ops;
 
 use crate::model::Avatar;
@@ -60,41 +60,12 @@ pub fn lock_shapes(avatar: &Avatar) -> BTreeMap<usize, LockShape> {
         }
     }
     // Owned rest positions per bone.
+    let bones: alloc::collections::BTreeSet<usize> = segments.keys().copied().collect();
     let mut owned: BTreeMap<usize, Vec<Vec3>> = BTreeMap::new();
-    for node in &avatar.nodes {
-        let (Some(mi), Some(si)) = (node.mesh, node.skin) else {
-            continue;
-        };
-        let (Some(mesh), Some(skin)) = (avatar.meshes.get(mi), avatar.skins.get(si)) else {
-            continue;
-        };
-        for p in &mesh.primitives {
-            for (k, v) in p.positions.iter().enumerate() {
-                let (Some(j), Some(w)) = (p.joints.get(k), p.weights.get(k)) else {
-                    continue;
-                };
-                let ws: [f32; 4] = Vec4::to_array(w);
-                let top = (0..4).max_by(|&a, &b| ws[a].total_cmp(&ws[b])).unwrap_or(0);
-                let Some(&owner) = skin.joints.get(usize::from(j[top])) else {
-                    continue;
-                };
-                if !segments.contains_key(&owner) {
-                    continue;
-                }
-                let mut world = Vec3::ZERO;
-                for x in 0..4 {
-                    let slot = usize::from(j[x]);
-                    if let (Some(&jn), Some(ib)) =
-                        (skin.joints.get(slot), skin.inverse_binds.get(slot))
-                        && let Some(m) = rest.get(jn)
-                    {
-                        world += (*m * *ib).transform_point3(*v) * ws[x];
-                    }
-                }
-                if world.is_finite() {
-                    owned.entry(owner).or_default().push(world);
-                }
-            }
+    for v in crate::anim::skin::skinned_vertices(avatar, &bones) {
+        let p = v.skin(&rest);
+        if p.is_finite() {
+            owned.entry(v.owner).or_default().push(p);
         }
     }
     let mut out = BTreeMap::new();

@@ -39,12 +39,7 @@ impl Validity {
 /// Validates `clip` as retargeted onto `target`.
 #[must_use]
 pub fn validate(clip: &Clip, target: &Avatar) -> Validity {
-    let hair: BTreeSet<usize> = target
-        .springs
-        .chains
-        .iter()
-        .flat_map(|c| c.joints.iter().map(|j| j.node))
-        .collect();
+    let hair = crate::measure::mesh::spring_nodes(target);
     let mut v = Validity::default();
     for r in REQUIRED {
         if !clip
@@ -128,6 +123,7 @@ pub fn foot_contact(target: &Avatar, frames: &[Vec<Mat4>]) -> Option<FootContact
             .map(|&b| SkinnedVertex {
                 position: rest[b].w_axis.truncate(),
                 influences: vec![(b, rest[b].inverse(), 1.0)],
+                owner: b,
             })
             .collect();
     }

@@ -14,7 +14,7 @@ pub mod checks;
 pub mod clip;
 pub mod retarget;
 pub mod sample;
-mod skin;
+pub(crate) mod skin;
 
 pub use bone_map::{BoneMap, MapSource};
 pub use clip::{Clip, Track};

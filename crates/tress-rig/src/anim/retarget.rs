@@ -225,12 +225,7 @@ impl<'a> Retargeter<'a> {
             }
         };
 
-        let hair: BTreeSet<usize> = target
-            .springs
-            .chains
-            .iter()
-            .flat_map(|c| c.joints.iter().map(|j| j.node))
-            .collect();
+        let hair = crate::measure::mesh::spring_nodes(target);
         let both = |b: &str| Some((map.node(b)?, humanoid.bone(b)?));
         let mut pairs: Vec<Pair> = Vec::new();
         // Alignment per bone, for children that inherit it.

@@ -13,6 +13,8 @@ use crate::model::Avatar;
 pub(crate) struct SkinnedVertex {
     pub(crate) position: Vec3,
     pub(crate) influences: Vec<(usize, Mat4, f32)>,
+    /// The joint node with the largest weight.
+    pub(crate) owner: usize,
 }
 
 impl SkinnedVertex {
@@ -65,6 +67,7 @@ pub(crate) fn skinned_vertices(target: &Avatar, bones: &BTreeSet<usize>) -> Vec<
                     out.push(SkinnedVertex {
                         position: *pos,
                         influences,
+                        owner,
                     });
                 }
             }
