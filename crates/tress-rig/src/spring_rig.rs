@@ -25,6 +25,10 @@ use crate::model::{Avatar, ColliderShape, SpringChain, SpringJoint};
 /// 64 colliders and 32 attachment frames (boxed: it is large).
 pub type AvatarWorld = SpringWorld<1024, 96, 64, 32>;
 
+/// Flat-lock stiffness that halves a ribbon's bend across its width every
+/// 1/120 s step (1/s).
+pub const RECOMMENDED_FLAT_LOCK_STIFFNESS: f32 = 83.0;
+
 /// How to build the rig.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RigOptions {
@@ -41,9 +45,11 @@ pub struct RigOptions {
     /// VRM-compatible: reproduce three-vrm's bone-length quirk.
     pub vrm_length_quirk: bool,
     /// Improved mode: how fast a flat lock's bend across its width relaxes,
-    /// 1/s (0: off), for bones whose skinned lock is flat
-    /// ([`crate::flat_locks`]). The default, 83/s, halves that bend every
-    /// 1/120 s step: skinned ribbons bent across their width stretch.
+    /// 1/s, for bones whose skinned lock is flat ([`crate::flat_locks`]);
+    /// 0 (the default) is off. [`RECOMMENDED_FLAT_LOCK_STIFFNESS`] halves
+    /// that bend every 1/120 s step and cuts the mesh stretch of ribbon
+    /// locks tenfold, at the price of a looser frame-rate agreement where
+    /// locks touch colliders (`docs/SOLVER.md`, "Flat locks").
     pub flat_lock_stiffness: f32,
     /// Stepping policy.
     pub config: StepConfig,
@@ -56,7 +62,7 @@ impl Default for RigOptions {
             contact: ContactMode::Segment,
             tail_chains: 0,
             vrm_length_quirk: false,
-            flat_lock_stiffness: 83.0,
+            flat_lock_stiffness: 0.0,
             config: StepConfig::default(),
         }
     }

@@ -128,8 +128,9 @@ pub(crate) struct Joint {
     /// Flat lock: share of the sideways deviation kept per step,
     /// e^(−stiffness·h) (1: none).
     pub lateral_keep: Real,
-    /// A collider corrected this segment in the last substep.
-    pub in_contact: bool,
+    /// How far colliders pushed this segment's end in the last substep
+    /// (unscaled; 0: no contact).
+    pub pushed: Real,
 }
 
 impl Joint {
@@ -161,7 +162,7 @@ impl Joint {
         Self {
             lateral,
             lateral_keep,
-            in_contact: false,
+            pushed: 0.0,
             params,
             decay: params.decay(),
             local_rot,

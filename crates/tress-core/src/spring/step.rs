@@ -15,6 +15,10 @@ use crate::math::{Real, Vec3, ops};
 /// 1 / H.
 pub(crate) const INV_H: Real = 120.0;
 
+/// Collider push-out (unscaled model units, summed over a substep's
+/// corrections) at which a flat lock's width constraint is fully released.
+const FLAT_CONTACT_FADE: Real = 0.0005;
+
 /// A collider's world pose at the previous and the current substep, and a
 /// bounding ball of its sweep for cheap rejection.
 #[derive(Clone, Copy, Debug, Default)]
@@ -101,9 +105,10 @@ pub(crate) fn resolve_contacts(
     hit_radius: Real,
     v: &mut Vec3,
     v_parent: Vec3,
-    touched_out: &mut bool,
+    pushed: &mut Real,
 ) -> Vec3 {
     let mut touched = false;
+    let mut total = 0.0;
     let segment = mode == ContactMode::Segment;
     // Corrections below this are rounding: stop iterating on resting contact.
     let settled_sq = (len * 1e-5) * (len * 1e-5);
@@ -146,6 +151,7 @@ pub(crate) fn resolve_contacts(
             touched = true;
             hits += 1;
             let corr_sq = correction.length_squared();
+            total += ops::sqrt(corr_sq);
             moved |= corr_sq > settled_sq;
             large |= corr_sq > large_sq;
         }
@@ -161,7 +167,7 @@ pub(crate) fn resolve_contacts(
         let d = (xh - o) * (1.0 / len);
         *v -= d * (*v - v_parent).dot(d);
     }
-    *touched_out = touched;
+    *pushed = total;
     xh
 }
 
@@ -186,17 +192,21 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
         let f = (target - j.x) * p.stiffness + p.gravity * s;
         let u = (j.v + f * H) * j.decay;
         let mut y = j.x + u * H;
-        if !earlier && j.lateral_keep < 1.0 && !j.in_contact {
+        if !earlier && j.lateral_keep < 1.0 {
             // Flat lock: the bend across its width relaxes towards the arc.
-            // A segment a collider pushed last substep is left to the
-            // collider: holding it against the push kinks the lock.
+            // Where a collider pushed the segment last substep, that bend is
+            // left to the collider (holding it against the push kinks the
+            // lock), fading out with the push's size so that the step stays
+            // a continuous function of the state: a contact that rounding
+            // turns on or off changes it by rounding only.
+            let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
             let w = frame.rot * j.lateral;
-            y -= w * ((y - target).dot(w) * (1.0 - j.lateral_keep));
+            y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
         }
         let fallback = rest;
         let xh = project(o, y, len, fallback);
         let mut v = (xh - j.x) * INV_H;
-        let mut touched = false;
+        let mut pushed = 0.0;
         let xh = if ctx.candidates.is_empty() {
             xh
         } else {
@@ -211,10 +221,10 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
                 p.hit_radius * s,
                 &mut v,
                 v_parent,
-                &mut touched,
+                &mut pushed,
             )
         };
-        j.in_contact = touched;
+        j.pushed = pushed / s.max(Real::MIN_POSITIVE);
         o_prev = j.x;
         j.x = xh;
         j.v = v;
