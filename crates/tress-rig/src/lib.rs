@@ -15,11 +15,13 @@ extern crate alloc;
 
 pub mod anim;
 pub mod avatar;
+pub mod bake;
 pub mod cli;
 pub mod error;
 pub mod fit;
 pub mod fit_colliders;
 pub mod flat_locks;
+pub mod glb_edit;
 pub mod gltf_write;
 pub mod groom;
 mod json;

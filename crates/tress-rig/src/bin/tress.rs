@@ -19,6 +19,10 @@
 //!   colliders and per-chain contact and compares penetration;
 //! - `fit-colliders FILE [--json OUT.json]`: the collider fit (grown and
 //!   added colliders, colliders linked to chains, contact per chain).
+//! - `export AVATAR --anim FILE --clip NAME [--bake] [--loop] [--keep-travel]
+//!   -o OUT.glb`: the avatar file with the clip retargeted onto it as a glTF
+//!   animation and, with `--bake`, its spring hair simulated and recorded as
+//!   tracks too (looping or one-shot);
 //! - `fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm`: rigs an
 //!   unrigged (or badly rigged) hair mesh as one spring chain under the head
 //!   and writes the file with the chain, skin and weights added.
@@ -34,7 +38,8 @@ fn usage() -> ExitCode {
          tress validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]\n       \
          tress retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop] -o OUT.glb\n       \
          tress generate-assets [--check] [DIR]\n       \
-         tress fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm\n       {}\n       {}",
+         tress fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm\n       \
+         tress export AVATAR --anim FILE --clip NAME [--bake] [--loop] [--keep-travel] -o OUT.glb\n       {}\n       {}",
         tress_rig::cli::measure::USAGE,
         tress_rig::cli::fit_colliders::USAGE
     );
@@ -152,6 +157,118 @@ fn validate_anim(args: &[String]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+fn export(args: &[String]) -> ExitCode {
+    use tress_rig::anim::{BoneMap, RetargetOptions, Retargeter};
+    let started = std::time::Instant::now();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let value = |f: &str| flag_values(args, f).first().map(|s| (*s).to_owned());
+    let avatar_path = args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| {
+            !a.starts_with('-')
+                && (*i == 0 || !matches!(args[i - 1].as_str(), "--anim" | "--clip" | "-o"))
+        })
+        .map(|(_, a)| a.clone());
+    let (Some(avatar_path), Some(anim_path), Some(clip_name), Some(out)) =
+        (avatar_path, value("--anim"), value("--clip"), value("-o"))
+    else {
+        return usage();
+    };
+    let bytes = match std::fs::read(&avatar_path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {avatar_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (target, source) = match (
+        tress_rig::load_bytes(&bytes, std::path::Path::new(&avatar_path).parent()),
+        tress_rig::load_path(&anim_path),
+    ) {
+        (Ok(t), Ok(s)) => (t, s),
+        (Err(e), _) => {
+            eprintln!("error: {avatar_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        (_, Err(e)) => {
+            eprintln!("error: {anim_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(map) = BoneMap::detect(&source) else {
+        eprintln!(
+            "error: {anim_path}: no humanoid map and no Universal Animation Library `DEF-` bones"
+        );
+        return ExitCode::FAILURE;
+    };
+    let r = match Retargeter::new(&source, &map, &target) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let looped = flag("--loop");
+    let opts = RetargetOptions {
+        remove_travel: !flag("--keep-travel"),
+        loop_blend: looped.then_some(0.3),
+        ..RetargetOptions::default()
+    };
+    let clip = match r.retarget_named(&clip_name, &opts) {
+        Ok(c) => c,
+        Err(e) => {
+            let known: Vec<&str> = source.animations.iter().map(|a| a.name.as_str()).collect();
+            eprintln!("error: {e}; the file has: {}", known.join(", "));
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut anim = if flag("--bake") {
+        let bake_opts = tress_rig::bake::BakeOptions {
+            looped,
+            ..tress_rig::bake::BakeOptions::default()
+        };
+        match tress_rig::bake::bake(&target, &clip, &bake_opts) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("error: cannot simulate the hair: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        clip.to_animation()
+    };
+    if flag("--bake") {
+        anim.name = format!("{clip_name} (baked hair)");
+    }
+    let written = match tress_rig::glb_edit::append_animation(&bytes, &anim) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: cannot write into {avatar_path}'s document: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::write(&out, written) {
+        eprintln!("error: writing {out}: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "wrote {out}: animation `{}`, {} frames over {:.2} s, {} tracks ({} {}) in {:.1} ms",
+        anim.name,
+        clip.times.len(),
+        clip.duration(),
+        anim.channels.len(),
+        if looped { "looping" } else { "one-shot" },
+        if flag("--bake") {
+            "with baked hair"
+        } else {
+            "body only"
+        },
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    ExitCode::SUCCESS
 }
 
 fn retarget(args: &[String]) -> ExitCode {
@@ -548,6 +665,7 @@ fn main() -> ExitCode {
         Some("inspect") => inspect(&args[1..]),
         Some("validate-anim") => validate_anim(&args[1..]),
         Some("retarget") => retarget(&args[1..]),
+        Some("export") => export(&args[1..]),
         Some("measure") => measure(&args[1..]),
         Some("fit-colliders") => fit_colliders(&args[1..]),
         Some("fit") => fit(&args[1..]),

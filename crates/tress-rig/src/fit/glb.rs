@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use super::HairFit;
 use super::apply::fitted_chain;
+use crate::glb_edit::{array, f32_bytes, push_accessor, to_glb};
 use crate::model::Avatar;
 
 const ARRAY_BUFFER: u32 = 34962;
@@ -51,48 +52,6 @@ impl core::fmt::Display for WriteError {
 }
 
 impl core::error::Error for WriteError {}
-
-/// Appends `bytes` as a buffer view and an accessor; returns the accessor.
-fn push_accessor(
-    doc: &mut Value,
-    bin: &mut Vec<u8>,
-    bytes: &[u8],
-    component: u32,
-    count: usize,
-    ty: &str,
-    target: Option<u32>,
-) -> usize {
-    // glTF wants every view 4-byte aligned.
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let mut view = json!({ "buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len() });
-    if let Some(t) = target {
-        view["target"] = json!(t);
-    }
-    bin.extend_from_slice(bytes);
-    let views = array(doc, "bufferViews");
-    views.push(view);
-    let view_index = views.len() - 1;
-    let accessors = array(doc, "accessors");
-    accessors.push(
-        json!({ "bufferView": view_index, "componentType": component,
-        "count": count, "type": ty }),
-    );
-    accessors.len() - 1
-}
-
-/// `doc[key]` as an array, created when absent.
-fn array<'a>(doc: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
-    if !doc[key].is_array() {
-        doc[key] = json!([]);
-    }
-    doc[key].as_array_mut().expect("just made an array")
-}
-
-fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
-    v.into_iter().flat_map(f32::to_le_bytes).collect()
-}
 
 /// `original` (the bytes `avatar` was loaded from) with `fit` written in.
 ///
@@ -261,24 +220,4 @@ pub fn write_fit(original: &[u8], avatar: &Avatar, fit: &HairFit) -> Result<Vec<
     }
     buffers[0]["byteLength"] = json!(bin.len());
     Ok(to_glb(&doc, &bin))
-}
-
-fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut json_bytes = serde_json::to_vec(doc).expect("JSON values always serialise");
-    while !json_bytes.len().is_multiple_of(4) {
-        json_bytes.push(b' ');
-    }
-    let len = |n: usize| u32::try_from(n).expect("GLB sections are under 4 GiB");
-    let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&len(total).to_le_bytes());
-    out.extend_from_slice(&len(json_bytes.len()).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json_bytes);
-    out.extend_from_slice(&len(bin.len()).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(bin);
-    out
 }

@@ -1,0 +1,180 @@
+//! Editing a GLB's own glTF document in place: appended accessors and
+//! animations, everything else in the file copied untouched (textures,
+//! materials, morph targets and extensions that `model::Avatar` does not
+//! hold survive). Used by `tress fit` and `tress export`.
+
+use serde_json::{Value, json};
+
+use crate::model::{Animation, ChannelValues, Interpolation};
+
+const FLOAT: u32 = 5126;
+
+/// Appends `bytes` as a buffer view and an accessor; returns the accessor.
+pub(crate) fn push_accessor(
+    doc: &mut Value,
+    bin: &mut Vec<u8>,
+    bytes: &[u8],
+    component: u32,
+    count: usize,
+    ty: &str,
+    target: Option<u32>,
+) -> usize {
+    // glTF wants every view 4-byte aligned.
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let mut view = json!({ "buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len() });
+    if let Some(t) = target {
+        view["target"] = json!(t);
+    }
+    bin.extend_from_slice(bytes);
+    let views = array(doc, "bufferViews");
+    views.push(view);
+    let view_index = views.len() - 1;
+    let accessors = array(doc, "accessors");
+    accessors.push(
+        json!({ "bufferView": view_index, "componentType": component,
+        "count": count, "type": ty }),
+    );
+    accessors.len() - 1
+}
+
+/// `doc[key]` as an array, created when absent.
+pub(crate) fn array<'a>(doc: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
+    if !doc[key].is_array() {
+        doc[key] = json!([]);
+    }
+    doc[key].as_array_mut().expect("just made an array")
+}
+
+pub(crate) fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// The document and binary chunk of a GLB whose buffer 0 is embedded.
+///
+/// # Errors
+/// A message when the bytes are not such a GLB.
+pub(crate) fn open(original: &[u8]) -> Result<(Value, Vec<u8>), String> {
+    if !original.starts_with(b"glTF") {
+        return Err("not a GLB container".into());
+    }
+    let glb = gltf::Glb::from_slice(original).map_err(|e| e.to_string())?;
+    let doc: Value = serde_json::from_slice(&glb.json).map_err(|e| e.to_string())?;
+    if let Some(b) = doc.pointer("/buffers/0")
+        && b.get("uri").is_some()
+    {
+        return Err("buffer 0 refers to an external file".into());
+    }
+    Ok((doc, glb.bin.map(|b| b.into_owned()).unwrap_or_default()))
+}
+
+/// Pads the binary chunk, records its length and packs the GLB.
+pub(crate) fn close(mut doc: Value, mut bin: Vec<u8>) -> Vec<u8> {
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let buffers = array(&mut doc, "buffers");
+    if buffers.is_empty() {
+        buffers.push(json!({}));
+    }
+    buffers[0]["byteLength"] = json!(bin.len());
+    to_glb(&doc, &bin)
+}
+
+/// `original` with `anim` appended to its animations (one sampler per
+/// channel). Channel nodes index the file's own nodes.
+///
+/// # Errors
+/// A message when the file is not an embedded-buffer GLB or a channel names
+/// a node the file does not have.
+pub fn append_animation(original: &[u8], anim: &Animation) -> Result<Vec<u8>, String> {
+    let (mut doc, mut bin) = open(original)?;
+    let nodes = doc["nodes"].as_array().map_or(0, Vec::len);
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    for c in &anim.channels {
+        if c.node >= nodes {
+            return Err(format!(
+                "channel on node {} but the file has {nodes} nodes",
+                c.node
+            ));
+        }
+        let (path, data, ty, width): (&str, Vec<f32>, &str, usize) = match &c.values {
+            ChannelValues::Translation(v) => (
+                "translation",
+                v.iter().flat_map(|x| x.to_array()).collect(),
+                "VEC3",
+                3,
+            ),
+            ChannelValues::Rotation(v) => (
+                "rotation",
+                v.iter().flat_map(|x| x.to_array()).collect(),
+                "VEC4",
+                4,
+            ),
+            ChannelValues::Scale(v) => (
+                "scale",
+                v.iter().flat_map(|x| x.to_array()).collect(),
+                "VEC3",
+                3,
+            ),
+            ChannelValues::Weights(v) => ("weights", v.clone(), "SCALAR", 1),
+        };
+        let input = push_accessor(
+            &mut doc,
+            &mut bin,
+            &f32_bytes(c.times.iter().copied()),
+            FLOAT,
+            c.times.len(),
+            "SCALAR",
+            None,
+        );
+        // glTF requires the input accessor's bounds.
+        let lo = c.times.first().copied().unwrap_or(0.0);
+        let hi = c.times.last().copied().unwrap_or(0.0);
+        doc["accessors"][input]["min"] = json!([lo]);
+        doc["accessors"][input]["max"] = json!([hi]);
+        let output = push_accessor(
+            &mut doc,
+            &mut bin,
+            &f32_bytes(data.iter().copied()),
+            FLOAT,
+            data.len() / width,
+            ty,
+            None,
+        );
+        let interpolation = match c.interpolation {
+            Interpolation::Linear => "LINEAR",
+            Interpolation::Step => "STEP",
+            Interpolation::CubicSpline => "CUBICSPLINE",
+        };
+        samplers.push(json!({ "input": input, "output": output, "interpolation": interpolation }));
+        channels.push(
+            json!({ "sampler": samplers.len() - 1, "target": { "node": c.node, "path": path } }),
+        );
+    }
+    array(&mut doc, "animations")
+        .push(json!({ "name": anim.name, "samplers": samplers, "channels": channels }));
+    Ok(close(doc, bin))
+}
+
+pub(crate) fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut json_bytes = serde_json::to_vec(doc).expect("JSON values always serialise");
+    while !json_bytes.len().is_multiple_of(4) {
+        json_bytes.push(b' ');
+    }
+    let len = |n: usize| u32::try_from(n).expect("GLB sections are under 4 GiB");
+    let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&len(total).to_le_bytes());
+    out.extend_from_slice(&len(json_bytes.len()).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json_bytes);
+    out.extend_from_slice(&len(bin.len()).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
