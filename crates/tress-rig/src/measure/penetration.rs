@@ -16,6 +16,7 @@
 
 use glam::Vec3;
 use serde::Serialize;
+use tress_core::math::ops;
 
 use super::mesh::MeshSet;
 
@@ -74,6 +75,16 @@ pub struct Grid {
     /// Cell `i`'s triangles are `items[starts[i]..starts[i + 1]]`.
     starts: Vec<u32>,
     items: Vec<u32>,
+    /// Unit face normals of the binned triangles (by triangle index).
+    normals: Vec<Vec3>,
+}
+
+/// Per-thread query scratch: per triangle, the query that last tested it
+/// (a triangle spanning several cells is tested once per query).
+#[derive(Debug, Clone, Default)]
+pub struct Scratch {
+    seen: Vec<u32>,
+    query: u32,
 }
 
 impl Grid {
@@ -92,6 +103,12 @@ impl Grid {
         self.origin = lo;
         self.cell = cell;
         self.dims = dims;
+        self.normals.clear();
+        self.normals.extend(tris.iter().map(|t| {
+            let [a, b, c] = t.map(|v| pos[v as usize]);
+            (b - a).cross(c - a).normalize_or_zero()
+        }));
+
         let cells = dims[0] * dims[1] * dims[2];
         self.starts.clear();
         self.starts.resize(cells + 1, 0);
@@ -166,10 +183,20 @@ impl Grid {
         tris: &[[u32; 3]],
         pos: &[Vec3],
         radius: f32,
+        scratch: &mut Scratch,
     ) -> Option<f32> {
+        if scratch.seen.len() != tris.len() {
+            scratch.seen.clear();
+            scratch.seen.resize(tris.len(), u32::MAX);
+        }
         let rel = (p - self.origin) / self.cell;
         let home = rel.floor();
         let rings = (radius / self.cell).ceil() as i64 + 1;
+        scratch.query = scratch.query.wrapping_add(1);
+        if scratch.query == u32::MAX {
+            scratch.seen.fill(u32::MAX);
+            scratch.query = 0;
+        }
         // (distance, how squarely the face looks at p, signed distance)
         let mut best: Option<(f32, f32, f32)> = None;
         for r in 0..=rings {
@@ -186,10 +213,25 @@ impl Grid {
                         let i = self.index(c[0] as usize, c[1] as usize, c[2] as usize);
                         let span = self.starts[i] as usize..self.starts[i + 1] as usize;
                         for &ti in &self.items[span] {
+                            let Some(seen) = scratch.seen.get_mut(ti as usize) else {
+                                continue;
+                            };
+                            if *seen == scratch.query {
+                                continue;
+                            }
+                            *seen = scratch.query;
                             let [a, b, cc] = tris[ti as usize].map(|v| pos[v as usize]);
                             let q = closest_on_triangle(p, a, b, cc);
-                            let d = p.distance(q);
-                            let n = (b - a).cross(cc - a).normalize_or_zero();
+                            let d2 = p.distance_squared(q);
+                            // Farther than the best by more than the tie
+                            // margin: it cannot win.
+                            if let Some((bd, _, _)) = best
+                                && d2 > (bd + 1e-7) * (bd + 1e-7)
+                            {
+                                continue;
+                            }
+                            let d = ops::sqrt(d2);
+                            let n = self.normals[ti as usize];
                             let side = (p - q).dot(n);
                             let square = if d > 0.0 { side.abs() / d } else { 1.0 };
                             let signed = if side < 0.0 { -d } else { d };
@@ -267,6 +309,8 @@ pub struct Penetration {
     samples: usize,
     grid: Grid,
     queue: Vec<usize>,
+    results: Vec<Option<f32>>,
+    scratch: Vec<Scratch>,
 }
 
 impl Penetration {
@@ -298,6 +342,8 @@ impl Penetration {
             samples: 0,
             grid: Grid::default(),
             queue: Vec::new(),
+            results: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -342,11 +388,41 @@ impl Penetration {
             let r = Vec3::splat(SEARCH_RADIUS + self.cell);
             self.grid
                 .build(&mesh.body_tris, pos, lo - r, hi + r, self.cell);
-            for &k in &self.queue {
+            // The queries are independent: spread them over the cores, then
+            // take the results in order (the outcome does not depend on the
+            // thread count).
+            let threads = std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .clamp(1, 8);
+            let chunk = self.queue.len().div_ceil(threads).max(256);
+            self.results.clear();
+            self.results.resize(self.queue.len(), None);
+            self.scratch.resize_with(threads, Scratch::default);
+            let grid = &self.grid;
+            std::thread::scope(|scope| {
+                for ((queue, out), scratch) in self
+                    .queue
+                    .chunks(chunk)
+                    .zip(self.results.chunks_mut(chunk))
+                    .zip(self.scratch.iter_mut())
+                {
+                    scope.spawn(move || {
+                        for (&k, slot) in queue.iter().zip(out.iter_mut()) {
+                            let v = mesh.hair[k];
+                            *slot = grid.signed_distance(
+                                pos[v as usize],
+                                &mesh.body_tris,
+                                pos,
+                                SEARCH_RADIUS,
+                                scratch,
+                            );
+                        }
+                    });
+                }
+            });
+            for (i, &k) in self.queue.iter().enumerate() {
                 let v = mesh.hair[k];
-                let d =
-                    self.grid
-                        .signed_distance(pos[v as usize], &mesh.body_tris, pos, SEARCH_RADIUS);
+                let d = self.results[i];
                 self.slack[k] = match d {
                     None => SEARCH_RADIUS,
                     // Inside: it can go deeper without crossing, so look again next time.
