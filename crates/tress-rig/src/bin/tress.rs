@@ -88,7 +88,7 @@ fn progress(done: usize, total: usize, what: &str) {
     use std::io::IsTerminal as _;
     if !std::io::stderr().is_terminal() {
         if done == total {
-            eprintln!("validated {total} clip × avatar pairs");
+            eprintln!("{what} ({total} of {total})");
         }
         return;
     }
@@ -386,13 +386,14 @@ fn measure(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let report = match tress_rig::measure::measure(&avatar, &parsed.options) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let report =
+        match tress_rig::measure::measure_with_progress(&avatar, &parsed.options, &mut progress) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
     println!("file: {file}");
     print!("{}", tress_rig::measure::report::summary(&report));
     let mut doc = tress_rig::cli::measure::json(&file, &report);
@@ -406,13 +407,14 @@ fn measure(args: &[String]) -> ExitCode {
             tail_chains: fit.tail_chains(),
             ..parsed.options.clone()
         };
-        let fitted = match tress_rig::measure::measure(&fitted_avatar, &opts) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {file} with fitted colliders: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
+        let fitted =
+            match tress_rig::measure::measure_with_progress(&fitted_avatar, &opts, &mut progress) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {file} with fitted colliders: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
         println!("\nwith fitted colliders:");
         print!("{}", tress_rig::measure::report::summary(&fitted));
         print!(

@@ -144,7 +144,7 @@ pub fn validate_all(
             }
         }
     }
-    progress(rows.len(), total, "done");
+    progress(rows.len(), total, "validated clip × avatar pairs");
     rows
 }
 

@@ -285,6 +285,20 @@ fn compare(runs: &[(u32, &[Vec<Vec3>])]) -> Vec<PairDiff> {
 /// [`MeasureError::NoHead`], [`MeasureError::NoSprings`], or
 /// [`MeasureError::Rig`] when the springs cannot be simulated.
 pub fn measure(avatar: &Avatar, opts: &MeasureOptions) -> Result<Report, MeasureError> {
+    measure_with_progress(avatar, opts, &mut |_, _, _| {})
+}
+
+/// [`measure`], calling `progress(done, total, what)` before each run (a
+/// mesh run per frame rate, then a joint-only run per frame rate) and once
+/// at the end.
+///
+/// # Errors
+/// As [`measure`].
+pub fn measure_with_progress(
+    avatar: &Avatar,
+    opts: &MeasureOptions,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Report, MeasureError> {
     let started = std::time::Instant::now();
     let humanoid = avatar.humanoid.as_ref();
     let head = humanoid
@@ -326,7 +340,11 @@ pub fn measure(avatar: &Avatar, opts: &MeasureOptions) -> Result<Report, Measure
     };
     let mut runs = Vec::new();
     let mut joints = Vec::new();
+    let total = 2 * opts.fps.len();
+    let mut done = 0;
     for &fps in &opts.fps {
+        progress(done, total, &format!("mesh run at {fps} fps"));
+        done += 1;
         let out =
             run::run(&setup, fps, opts.feed, Some((&mesh, &rest))).map_err(MeasureError::Rig)?;
         runs.push(out.report);
@@ -338,9 +356,12 @@ pub fn measure(avatar: &Avatar, opts: &MeasureOptions) -> Result<Report, Measure
     };
     let mut other = Vec::new();
     for &fps in &opts.fps {
+        progress(done, total, &format!("joint run at {fps} fps"));
+        done += 1;
         let out = run::run(&setup, fps, other_feed, None).map_err(MeasureError::Rig)?;
         other.push((fps.max(1), out.joints));
     }
+    progress(done, total, "done");
     let view = |v: &[(u32, Vec<Vec<Vec3>>)]| -> Vec<PairDiff> {
         let r: Vec<(u32, &[Vec<Vec3>])> = v.iter().map(|(f, j)| (*f, j.as_slice())).collect();
         compare(&r)
