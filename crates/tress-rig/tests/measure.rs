@@ -125,6 +125,33 @@ fn built_in_avatar_earlier_solver_is_measured_on_the_same_run() {
         );
         assert!(s.finite);
     }
+    // The plot of the improved run: tip paths for every chain, one point per
+    // sample, and a PNG on disk.
+    assert_eq!(improved.tip_paths.len(), improved.chains);
+    assert!(
+        improved
+            .tip_paths
+            .iter()
+            .all(|p| p.len() == improved.runs[0].samples)
+    );
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("measure_plot.png");
+    let _ = std::fs::remove_file(&png);
+    let labelled =
+        tress_rig::measure::plot::plot_png(&improved, "built-in, improved", &png).unwrap();
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"), "not a PNG");
+    assert!(
+        bytes.len() > 10_000,
+        "a nearly empty plot ({} bytes)",
+        bytes.len()
+    );
+    println!(
+        "plot: {} ({} bytes, labels: {labelled})",
+        png.display(),
+        bytes.len()
+    );
 }
 
 /// A node at `translation` under `parent`.

@@ -396,6 +396,20 @@ fn measure(args: &[String]) -> ExitCode {
         };
     println!("file: {file}");
     print!("{}", tress_rig::measure::report::summary(&report));
+    if let Some(png) = &parsed.plot {
+        let title = format!("{file}: {} solver", report.solver);
+        match tress_rig::measure::plot::plot_png(&report, &title, png) {
+            Ok(true) => println!("plot: {}", png.display()),
+            Ok(false) => println!(
+                "plot: {} (no TrueType font found for labels: drawn without text)",
+                png.display()
+            ),
+            Err(e) => {
+                eprintln!("error: drawing {}: {e}", png.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let mut doc = tress_rig::cli::measure::json(&file, &report);
     if parsed.fit_colliders {
         use tress_rig::fit_colliders;

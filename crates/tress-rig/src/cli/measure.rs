@@ -1,5 +1,5 @@
 //! `tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME]
-//! [--fit-colliders] [--json OUT.json]`; `--meshes` limits the stretch to those meshes' hair.
+//! [--fit-colliders] [--json OUT.json] [--plot OUT.png]`; `--meshes` limits the stretch to those meshes' hair.
 
 use std::path::PathBuf;
 
@@ -14,13 +14,15 @@ pub struct Args {
     pub options: MeasureOptions,
     /// Where to write the JSON report.
     pub json: Option<PathBuf>,
+    /// Where to draw the stretch distribution and tip paths (PNG).
+    pub plot: Option<PathBuf>,
     /// Also measure with fitted colliders and per-chain contact
     /// ([`crate::fit_colliders`]), and compare.
     pub fit_colliders: bool,
 }
 
 /// The usage line.
-pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--fit-colliders] [--json OUT.json]";
+pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--fit-colliders] [--json OUT.json] [--plot OUT.png]";
 
 /// Parses the arguments after `measure`.
 ///
@@ -30,6 +32,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut file = None;
     let mut options = MeasureOptions::default();
     let mut json = None;
+    let mut plot = None;
     let mut fit_colliders = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -46,6 +49,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             "--fps" => options.fps = parse_fps(&value("--fps")?).map_err(|e| e.to_string())?,
             "--json" => json = Some(PathBuf::from(value("--json")?)),
+            "--plot" => plot = Some(PathBuf::from(value("--plot")?)),
             "--flat-lock-stiffness" => {
                 options.flat_lock_stiffness = value("--flat-lock-stiffness")?
                     .parse::<f32>()
@@ -73,6 +77,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         file,
         options,
         json,
+        plot,
         fit_colliders,
     })
 }

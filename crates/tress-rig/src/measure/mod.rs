@@ -22,6 +22,7 @@
 pub mod mesh;
 pub mod motion;
 pub mod penetration;
+pub mod plot;
 pub mod report;
 pub mod run;
 pub mod stretch;
@@ -235,6 +236,9 @@ pub struct Report {
     pub frame_rate: FrameRate,
     /// Wall-clock time of the whole measurement, seconds.
     pub seconds: f64,
+    /// Each chain's tip, per sample of the first mesh run (for plots).
+    #[serde(skip)]
+    pub tip_paths: Vec<Vec<Vec3>>,
 }
 
 impl Report {
@@ -362,6 +366,18 @@ pub fn measure_with_progress(
         other.push((fps.max(1), out.joints));
     }
     progress(done, total, "done");
+    // Tips are the last `chains` entries of every sample.
+    let chains = probe.chains.len();
+    let tip_paths: Vec<Vec<Vec3>> = (0..chains)
+        .map(|c| {
+            joints.first().map_or_else(Vec::new, |(_, samples)| {
+                samples
+                    .iter()
+                    .filter_map(|s| s.get(s.len().checked_sub(chains)? + c).copied())
+                    .collect()
+            })
+        })
+        .collect();
     let view = |v: &[(u32, Vec<Vec<Vec3>>)]| -> Vec<PairDiff> {
         let r: Vec<(u32, &[Vec<Vec3>])> = v.iter().map(|(f, j)| (*f, j.as_slice())).collect();
         compare(&r)
@@ -384,5 +400,6 @@ pub fn measure_with_progress(
         runs,
         frame_rate: FrameRate { frames, substeps },
         seconds: started.elapsed().as_secs_f64(),
+        tip_paths,
     })
 }
