@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::model::{Animation, ChannelValues, Interpolation};
+use crate::model::Animation;
 
 const FLOAT: u32 = 5126;
 
@@ -100,27 +100,13 @@ pub fn append_animation(original: &[u8], anim: &Animation) -> Result<Vec<u8>, St
                 c.node
             ));
         }
-        let (path, data, ty, width): (&str, Vec<f32>, &str, usize) = match &c.values {
-            ChannelValues::Translation(v) => (
-                "translation",
-                v.iter().flat_map(|x| x.to_array()).collect(),
-                "VEC3",
-                3,
-            ),
-            ChannelValues::Rotation(v) => (
-                "rotation",
-                v.iter().flat_map(|x| x.to_array()).collect(),
-                "VEC4",
-                4,
-            ),
-            ChannelValues::Scale(v) => (
-                "scale",
-                v.iter().flat_map(|x| x.to_array()).collect(),
-                "VEC3",
-                3,
-            ),
-            ChannelValues::Weights(v) => ("weights", v.clone(), "SCALAR", 1),
-        };
+        let crate::gltf_write::ChannelData {
+            path,
+            values: data,
+            ty,
+            width,
+            interpolation,
+        } = crate::gltf_write::channel_data(c);
         let input = push_accessor(
             &mut doc,
             &mut bin,
@@ -144,11 +130,6 @@ pub fn append_animation(original: &[u8], anim: &Animation) -> Result<Vec<u8>, St
             ty,
             None,
         );
-        let interpolation = match c.interpolation {
-            Interpolation::Linear => "LINEAR",
-            Interpolation::Step => "STEP",
-            Interpolation::CubicSpline => "CUBICSPLINE",
-        };
         samplers.push(json!({ "input": input, "output": output, "interpolation": interpolation }));
         channels.push(
             json!({ "sampler": samplers.len() - 1, "target": { "node": c.node, "path": path } }),
@@ -159,7 +140,7 @@ pub fn append_animation(original: &[u8], anim: &Animation) -> Result<Vec<u8>, St
     Ok(close(doc, bin))
 }
 
-pub(crate) fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
+fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
     let mut json_bytes = serde_json::to_vec(doc).expect("JSON values always serialise");
     while !json_bytes.len().is_multiple_of(4) {
         json_bytes.push(b' ');

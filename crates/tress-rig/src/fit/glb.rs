@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::HairFit;
 use super::apply::fitted_chain;
-use crate::glb_edit::{array, f32_bytes, push_accessor, to_glb};
+use crate::glb_edit::{array, f32_bytes, push_accessor};
 use crate::model::Avatar;
 
 const ARRAY_BUFFER: u32 = 34962;
@@ -211,13 +211,5 @@ pub fn write_fit(original: &[u8], avatar: &Avatar, fit: &HairFit) -> Result<Vec<
         used.push(json!("VRMC_springBone"));
     }
 
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let buffers = array(&mut doc, "buffers");
-    if buffers.is_empty() {
-        buffers.push(json!({}));
-    }
-    buffers[0]["byteLength"] = json!(bin.len());
-    Ok(to_glb(&doc, &bin))
+    Ok(crate::glb_edit::close(doc, bin))
 }

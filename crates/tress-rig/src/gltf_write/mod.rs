@@ -89,28 +89,16 @@ impl GltfBuilder {
 
     /// Adds an animation (one sampler per channel); returns its index.
     pub fn add_animation(&mut self, anim: &crate::model::Animation) -> usize {
-        use crate::model::{ChannelValues, Interpolation};
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         for c in &anim.channels {
-            let (path, data, ty): (&str, Vec<f32>, &str) = match &c.values {
-                ChannelValues::Translation(v) => (
-                    "translation",
-                    v.iter().flat_map(|x| x.to_array()).collect(),
-                    "VEC3",
-                ),
-                ChannelValues::Rotation(v) => (
-                    "rotation",
-                    v.iter().flat_map(|x| x.to_array()).collect(),
-                    "VEC4",
-                ),
-                ChannelValues::Scale(v) => (
-                    "scale",
-                    v.iter().flat_map(|x| x.to_array()).collect(),
-                    "VEC3",
-                ),
-                ChannelValues::Weights(v) => ("weights", v.clone(), "SCALAR"),
-            };
+            let ChannelData {
+                path,
+                values: data,
+                ty,
+                width,
+                interpolation,
+            } = channel_data(c);
             let tv = self.add_view(bytes_of_f32(&c.times), None);
             let lo = c.times.first().copied().unwrap_or(0.0);
             let hi = c.times.last().copied().unwrap_or(0.0);
@@ -118,18 +106,8 @@ impl GltfBuilder {
             // glTF requires min/max on animation inputs.
             self.accessors[input]["min"] = json!([lo]);
             self.accessors[input]["max"] = json!([hi]);
-            let width = match ty {
-                "VEC3" => 3,
-                "VEC4" => 4,
-                _ => 1,
-            };
             let vv = self.add_view(bytes_of_f32(&data), None);
             let output = self.add_accessor(vv, FLOAT, data.len() / width, ty, None);
-            let interpolation = match c.interpolation {
-                Interpolation::Linear => "LINEAR",
-                Interpolation::Step => "STEP",
-                Interpolation::CubicSpline => "CUBICSPLINE",
-            };
             samplers
                 .push(json!({ "input": input, "output": output, "interpolation": interpolation }));
             channels.push(json!({ "sampler": samplers.len() - 1,
@@ -340,6 +318,44 @@ impl GltfBuilder {
         out.extend_from_slice(b"BIN\0");
         out.extend_from_slice(&bin);
         out
+    }
+}
+
+/// One animation channel's glTF pieces: target path, flattened values,
+/// accessor type and its width, interpolation name.
+pub(crate) struct ChannelData {
+    pub path: &'static str,
+    pub values: Vec<f32>,
+    pub ty: &'static str,
+    pub width: usize,
+    pub interpolation: &'static str,
+}
+
+pub(crate) fn channel_data(c: &crate::model::Channel) -> ChannelData {
+    use crate::model::{ChannelValues, Interpolation};
+    let flat3 = |v: &[Vec3]| v.iter().flat_map(|x| x.to_array()).collect();
+    let (path, values, ty, width) = match &c.values {
+        ChannelValues::Translation(v) => ("translation", flat3(v), "VEC3", 3),
+        ChannelValues::Rotation(v) => (
+            "rotation",
+            v.iter().flat_map(|x| x.to_array()).collect(),
+            "VEC4",
+            4,
+        ),
+        ChannelValues::Scale(v) => ("scale", flat3(v), "VEC3", 3),
+        ChannelValues::Weights(v) => ("weights", v.clone(), "SCALAR", 1),
+    };
+    let interpolation = match c.interpolation {
+        Interpolation::Linear => "LINEAR",
+        Interpolation::Step => "STEP",
+        Interpolation::CubicSpline => "CUBICSPLINE",
+    };
+    ChannelData {
+        path,
+        values,
+        ty,
+        width,
+        interpolation,
     }
 }
 
