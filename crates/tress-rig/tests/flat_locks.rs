@@ -57,3 +57,70 @@ fn a_fitted_tube_is_round() {
         );
     }
 }
+
+/// The built-in avatar's tails over the standard 4 s head turn (one pose
+/// per 1/120 s step), with the head's yaw nudged by `eps` radians.
+fn tails(flat_lock_stiffness: f32, eps: f32) -> Vec<glam::Vec3> {
+    use tress_rig::spring_rig::{RigOptions, SpringRig, pose_of};
+    let a = tress_rig::load_path(repo("assets/tress_avatar.vrm")).unwrap();
+    let opts = RigOptions {
+        flat_lock_stiffness,
+        ..RigOptions::default()
+    };
+    let mut rig = SpringRig::build(&a, &opts).unwrap();
+    let rest = a.rest_world();
+    let head = a.humanoid.as_ref().unwrap().bone("head").unwrap();
+    let mut out = Vec::new();
+    for f in 1..=480 {
+        let t = f as f32 / 120.0;
+        let yaw = 60f32.to_radians() * tress_core::math::ops::sin(core::f32::consts::PI * t) + eps;
+        let poses: Vec<_> = rig
+            .frame_nodes
+            .iter()
+            .map(|n| match n {
+                Some(n) if *n == head => {
+                    let (s, r, tr) = rest[*n].to_scale_rotation_translation();
+                    pose_of(&glam::Mat4::from_scale_rotation_translation(
+                        s,
+                        glam::Quat::from_rotation_y(yaw) * r,
+                        tr,
+                    ))
+                }
+                Some(n) => pose_of(&rest[*n]),
+                None => tress_core::spring::Pose::IDENTITY,
+            })
+            .collect();
+        rig.set_frame_poses(&poses);
+        rig.advance(1.0 / 120.0);
+        for c in 0..rig.chains.len() {
+            out.extend(rig.outputs(c).iter().map(|o| o.tail));
+        }
+    }
+    out
+}
+
+/// Why flat locks are off by default (docs/SOLVER.md, "Flat locks"): a
+/// rounding-sized change of the head's yaw (1e-6 rad) must move the hair
+/// by rounding-sized amounts too. With flat locks off it does (asserted);
+/// with them on the locks press on colliders, whose onset rules are
+/// discontinuous, and the same nudge moves tips about a hundred times more
+/// (printed, not asserted).
+#[test]
+fn a_rounding_sized_nudge_stays_rounding_sized() {
+    let mut moved = Vec::new();
+    for k in [0.0, tress_rig::spring_rig::RECOMMENDED_FLAT_LOCK_STIFFNESS] {
+        let a = tails(k, 0.0);
+        let b = tails(k, 1e-6);
+        let d = a
+            .iter()
+            .zip(&b)
+            .map(|(p, q)| p.distance(*q))
+            .fold(0.0f32, f32::max);
+        println!(
+            "flat-lock stiffness {k}/s: a 1e-6 rad nudge moves the tips by up to {:.4} mm",
+            d * 1000.0
+        );
+        moved.push(d);
+    }
+    assert!(moved[0] < 0.01e-3, "flat locks off: {} m", moved[0]);
+}
