@@ -14,7 +14,7 @@ use glam::Quat;
 use crate::anim::Clip;
 use crate::anim::sample::{Local, world_from_local};
 use crate::model::{Animation, Avatar, Channel, ChannelValues, Interpolation};
-use crate::spring_rig::{RigError, RigOptions, SpringRig, pose_of};
+use crate::spring_rig::{RigError, RigOptions, SpringRig};
 
 /// Most passes played before recording a looping bake.
 const MAX_PREROLL: usize = 8;
@@ -53,20 +53,10 @@ pub fn bake(avatar: &Avatar, clip: &Clip, opts: &BakeOptions) -> Result<Animatio
     let mut rig = SpringRig::build(avatar, &opts.rig)?;
     let mut local: Vec<Local> = Vec::new();
     let mut world = Vec::new();
-    let frame_poses = |world: &[glam::Mat4], rig: &SpringRig| -> Vec<tress_core::spring::Pose> {
-        rig.frame_nodes
-            .iter()
-            .map(|n| {
-                n.and_then(|n| world.get(n))
-                    .map_or(tress_core::spring::Pose::IDENTITY, pose_of)
-            })
-            .collect()
-    };
     // Start at rest under the clip's first frame.
     clip.apply_frame(avatar, 0, &mut local);
     world_from_local(avatar, &local, &mut world);
-    let poses = frame_poses(&world, &rig);
-    rig.set_frame_poses(&poses);
+    rig.set_frame_poses_from_world(&world);
     rig.world.reset();
 
     let nodes: Vec<Vec<usize>> = rig.chains.iter().map(|c| c.nodes.clone()).collect();
@@ -103,8 +93,7 @@ pub fn bake(avatar: &Avatar, clip: &Clip, opts: &BakeOptions) -> Result<Animatio
             if i > 0 || passes_run == 0 {
                 clip.apply_frame(avatar, i, &mut local);
                 world_from_local(avatar, &local, &mut world);
-                let poses = frame_poses(&world, &rig);
-                rig.set_frame_poses(&poses);
+                rig.set_frame_poses_from_world(&world);
                 rig.advance(if i == 0 { 0.0 } else { t - clip.times[i - 1] });
             }
             if record {

@@ -120,6 +120,14 @@ pub struct SpringRig {
     pub notes: Vec<String>,
 }
 
+/// The pose of a frame's node in `world` (all nodes' world matrices); the
+/// scene root (`None`) and a node `world` lacks are at the origin.
+#[must_use]
+pub fn frame_pose(world: &[Mat4], node: Option<usize>) -> Pose {
+    node.and_then(|n| world.get(n))
+        .map_or(Pose::IDENTITY, pose_of)
+}
+
 /// Maps VRM joint settings onto the improved (and earlier) solver.
 ///
 /// - stiffness `s` → spring constant `k = 1000 s` 1/s² (s = 1: a 5 Hz swing);
@@ -372,8 +380,16 @@ impl SpringRig {
         let rest = avatar.rest_world();
         self.frame_nodes
             .iter()
-            .map(|n| n.map_or(Pose::IDENTITY, |n| pose_of(&rest[n])))
+            .map(|&n| frame_pose(&rest, n))
             .collect()
+    }
+
+    /// Sets every frame's pose from the world matrices of all nodes (for
+    /// tools that pose the whole avatar: baking, measuring).
+    pub fn set_frame_poses_from_world(&mut self, world: &[Mat4]) {
+        for (i, &n) in self.frame_nodes.iter().enumerate() {
+            self.world.set_frame_pose(i, frame_pose(world, n));
+        }
     }
 
     /// Sets every frame's pose for the coming [`advance`](Self::advance).

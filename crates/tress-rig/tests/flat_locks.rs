@@ -61,7 +61,7 @@ fn a_fitted_tube_is_round() {
 /// The built-in avatar's tails over the standard 4 s head turn (one pose
 /// per 1/120 s step), with the head's yaw nudged by `eps` radians.
 fn tails(flat_lock_stiffness: f32, eps: f32) -> Vec<glam::Vec3> {
-    use tress_rig::spring_rig::{RigOptions, SpringRig, pose_of};
+    use tress_rig::spring_rig::{RigOptions, SpringRig};
     let a = tress_rig::load_path(repo("assets/tress_avatar.vrm")).unwrap();
     let opts = RigOptions {
         flat_lock_stiffness,
@@ -74,23 +74,15 @@ fn tails(flat_lock_stiffness: f32, eps: f32) -> Vec<glam::Vec3> {
     for f in 1..=480 {
         let t = f as f32 / 120.0;
         let yaw = 60f32.to_radians() * tress_core::math::ops::sin(core::f32::consts::PI * t) + eps;
-        let poses: Vec<_> = rig
-            .frame_nodes
-            .iter()
-            .map(|n| match n {
-                Some(n) if *n == head => {
-                    let (s, r, tr) = rest[*n].to_scale_rotation_translation();
-                    pose_of(&glam::Mat4::from_scale_rotation_translation(
-                        s,
-                        glam::Quat::from_rotation_y(yaw) * r,
-                        tr,
-                    ))
-                }
-                Some(n) => pose_of(&rest[*n]),
-                None => tress_core::spring::Pose::IDENTITY,
-            })
-            .collect();
-        rig.set_frame_poses(&poses);
+        // Only the head turns: every other frame stays at rest.
+        let mut world = rest.clone();
+        let (s, r, tr) = rest[head].to_scale_rotation_translation();
+        world[head] = glam::Mat4::from_scale_rotation_translation(
+            s,
+            glam::Quat::from_rotation_y(yaw) * r,
+            tr,
+        );
+        rig.set_frame_poses_from_world(&world);
         rig.advance(1.0 / 120.0);
         for c in 0..rig.chains.len() {
             out.extend(rig.outputs(c).iter().map(|o| o.tail));

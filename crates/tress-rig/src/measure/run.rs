@@ -7,16 +7,16 @@
 //! joint positions, root fixity, tip motion and, when a mesh is given, the
 //! skinned hair and body.
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use serde::Serialize;
-use tress_core::spring::{JointOutput, Pose};
+use tress_core::spring::JointOutput;
 
 use super::mesh::MeshSet;
 use super::motion::{Motion, Skeleton};
 use super::penetration::{Penetration, PenetrationReport};
 use super::stretch::{Stretch, StretchReport};
 use crate::model::Avatar;
-use crate::spring_rig::{RigError, RigOptions, SpringRig, pose_of};
+use crate::spring_rig::{RigError, RigOptions, SpringRig, frame_pose};
 
 /// How attachment poses reach the solver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -110,13 +110,11 @@ pub fn run(
     let mut skel = Skeleton::new(avatar, setup.head, setup.sway_node);
     let mut probe = skel.clone();
     let rest_world = avatar.rest_world();
-    let attach_pose =
-        |world: &[Mat4], a: Option<usize>| a.map_or(Pose::IDENTITY, |a| pose_of(&world[a]));
     let rest_roots: Vec<Vec3> = rig
         .chains
         .iter()
         .map(|c| {
-            attach_pose(&rest_world, c.attachment)
+            frame_pose(&rest_world, c.attachment)
                 .inverse_transform_point(rest_world[c.nodes[0]].w_axis.truncate())
         })
         .collect();
@@ -141,7 +139,6 @@ pub fn run(
     let settle_from = setup.motion.duration() - setup.settle_window_s;
     let mut world = Vec::new();
     let mut probe_world = Vec::new();
-    let mut poses = Vec::with_capacity(rig.frame_nodes.len());
     let mut buf = vec![JointOutput::default(); 64];
     let mut joint_matrices = Vec::new();
     let mut pos = Vec::new();
@@ -158,9 +155,7 @@ pub fn run(
             match feed {
                 Feed::Frames => {
                     skel.world_into(&mut world);
-                    poses.clear();
-                    poses.extend(rig.frame_nodes.iter().map(|&n| attach_pose(&world, n)));
-                    rig.set_frame_poses(&poses);
+                    rig.set_frame_poses_from_world(&world);
                     rig.advance(dt);
                 }
                 Feed::Substeps => {
@@ -175,7 +170,7 @@ pub fn run(
                             probe.world_into(&mut probe_world);
                             cached = Some(n);
                         }
-                        attach_pose(&probe_world, frame_nodes[frame])
+                        frame_pose(&probe_world, frame_nodes[frame])
                     });
                 }
             }
@@ -207,7 +202,7 @@ pub fn run(
             writeback = writeback.max(world[node].w_axis.truncate().distance(*origin));
         }
         for ((c, &origin), rest) in rig.chains.iter().zip(&roots).zip(&rest_roots) {
-            let local = attach_pose(&world, c.attachment).inverse_transform_point(origin);
+            let local = frame_pose(&world, c.attachment).inverse_transform_point(origin);
             root_fixity = root_fixity.max(local.distance(*rest));
         }
         if let Some(prev) = &prev_tips
