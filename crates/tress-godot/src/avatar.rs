@@ -248,13 +248,7 @@ impl TressAvatar {
                 return added;
             }
         };
-        let Some(map) = tress_rig::anim::BoneMap::detect(&source) else {
-            godot_error!(
-                "TressAvatar: '{path}' has no humanoid map (VRM/VRMA) and no Universal Animation Library `DEF-` bones"
-            );
-            return added;
-        };
-        let retargeter = match tress_rig::anim::Retargeter::new(&source, &map, vrm) {
+        let retargeter = match tress_rig::anim::Retargeter::detect(&source, vrm) {
             Ok(r) => r,
             Err(e) => {
                 godot_error!("TressAvatar: cannot retarget '{path}': {e}");

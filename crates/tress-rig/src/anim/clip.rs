@@ -96,18 +96,6 @@ impl Clip {
         self.loop_blend_added = true;
     }
 
-    /// Frame index at or before `t` (wrapped when `looping`).
-    #[must_use]
-    pub fn frame_at(&self, t: f32, looping: bool) -> usize {
-        let d = self.duration();
-        let t = if looping && d > 0.0 {
-            t.rem_euclid(d)
-        } else {
-            t.clamp(0.0, d)
-        };
-        ((t * self.fps) as usize).min(self.times.len().saturating_sub(1))
-    }
-
     /// The clip as a glTF-style animation on the target's nodes (linear keys).
     #[must_use]
     pub fn to_animation(&self) -> Animation {

@@ -440,15 +440,22 @@ impl<'a> Retargeter<'a> {
         fixed
     }
 
+    /// Maps `source` onto `target` with the source's own bone map
+    /// ([`BoneMap::detect`]: its humanoid, or the Universal Animation
+    /// Library's names).
+    ///
+    /// # Errors
+    /// [`RetargetError::NoSourceMap`] when the source has neither, else as
+    /// [`Retargeter::new`].
+    pub fn detect(source: &'a Avatar, target: &'a Avatar) -> Result<Self, RetargetError> {
+        let map = BoneMap::detect(source).ok_or(RetargetError::NoSourceMap)?;
+        Self::new(source, &map, target)
+    }
+
     /// Leg-length ratio target / source applied to hips motion.
     #[must_use]
     pub fn scale(&self) -> f32 {
         self.scale
-    }
-
-    /// Target nodes that receive tracks, with their VRM bone names.
-    pub fn mapped(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
-        self.pairs.iter().map(|p| (p.bone, p.dst))
     }
 
     /// Retargets the source clip named `name`.

@@ -159,8 +159,36 @@ fn validate_anim(args: &[String]) -> ExitCode {
     }
 }
 
+/// Loads a file, or says why not on stderr.
+fn load_or_report(path: &str) -> Option<tress_rig::Avatar> {
+    tress_rig::load_path(path)
+        .map_err(|e| eprintln!("error: {path}: {e}"))
+        .ok()
+}
+
+/// The animation file's skeleton mapped onto the avatar (its notes on
+/// stderr), or the reason on stderr.
+fn retargeter_or_report<'a>(
+    source: &'a tress_rig::Avatar,
+    target: &'a tress_rig::Avatar,
+    anim_path: &str,
+) -> Option<tress_rig::anim::Retargeter<'a>> {
+    match tress_rig::anim::Retargeter::detect(source, target) {
+        Ok(r) => {
+            for n in &r.notes {
+                eprintln!("note: {n}");
+            }
+            Some(r)
+        }
+        Err(e) => {
+            eprintln!("error: {anim_path}: {e}");
+            None
+        }
+    }
+}
+
 fn export(args: &[String]) -> ExitCode {
-    use tress_rig::anim::{BoneMap, RetargetOptions, Retargeter};
+    use tress_rig::anim::RetargetOptions;
     let started = std::time::Instant::now();
     let flag = |f: &str| args.iter().any(|a| a == f);
     let value = |f: &str| flag_values(args, f).first().map(|s| (*s).to_owned());
@@ -184,32 +212,18 @@ fn export(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (target, source) = match (
-        tress_rig::load_bytes(&bytes, std::path::Path::new(&avatar_path).parent()),
-        tress_rig::load_path(&anim_path),
-    ) {
-        (Ok(t), Ok(s)) => (t, s),
-        (Err(e), _) => {
+    let target = match tress_rig::load_bytes(&bytes, std::path::Path::new(&avatar_path).parent()) {
+        Ok(t) => t,
+        Err(e) => {
             eprintln!("error: {avatar_path}: {e}");
             return ExitCode::FAILURE;
         }
-        (_, Err(e)) => {
-            eprintln!("error: {anim_path}: {e}");
-            return ExitCode::FAILURE;
-        }
     };
-    let Some(map) = BoneMap::detect(&source) else {
-        eprintln!(
-            "error: {anim_path}: no humanoid map and no Universal Animation Library `DEF-` bones"
-        );
+    let Some(source) = load_or_report(&anim_path) else {
         return ExitCode::FAILURE;
     };
-    let r = match Retargeter::new(&source, &map, &target) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(r) = retargeter_or_report(&source, &target, &anim_path) else {
+        return ExitCode::FAILURE;
     };
     let looped = flag("--loop");
     let opts = RetargetOptions {
@@ -272,7 +286,7 @@ fn export(args: &[String]) -> ExitCode {
 }
 
 fn retarget(args: &[String]) -> ExitCode {
-    use tress_rig::anim::{BoneMap, RetargetOptions, Retargeter, clip_glb};
+    use tress_rig::anim::{RetargetOptions, clip_glb};
     let positional: Vec<&String> = args
         .iter()
         .enumerate()
@@ -289,36 +303,13 @@ fn retarget(args: &[String]) -> ExitCode {
     ) else {
         return usage();
     };
-    let (target, source) = match (
-        tress_rig::load_path(avatar_path),
-        tress_rig::load_path(anim_path),
-    ) {
-        (Ok(t), Ok(s)) => (t, s),
-        (Err(e), _) => {
-            eprintln!("error: {avatar_path}: {e}");
-            return ExitCode::FAILURE;
-        }
-        (_, Err(e)) => {
-            eprintln!("error: {anim_path}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let Some(map) = BoneMap::detect(&source) else {
-        eprintln!(
-            "error: {anim_path}: no humanoid map and no Universal Animation Library `DEF-` bones to retarget from"
-        );
+    let (Some(target), Some(source)) = (load_or_report(avatar_path), load_or_report(anim_path))
+    else {
         return ExitCode::FAILURE;
     };
-    let r = match Retargeter::new(&source, &map, &target) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(r) = retargeter_or_report(&source, &target, anim_path) else {
+        return ExitCode::FAILURE;
     };
-    for n in &r.notes {
-        eprintln!("note: {n}");
-    }
     let opts = RetargetOptions {
         remove_travel: !args.iter().any(|a| a == "--keep-travel"),
         loop_blend: (!args.iter().any(|a| a == "--no-loop")).then_some(0.3),

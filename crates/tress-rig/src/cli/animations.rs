@@ -4,7 +4,7 @@
 use core::fmt::Write as _;
 
 use crate::anim::checks::{self, Validity};
-use crate::anim::{BoneMap, RetargetOptions, Retargeter};
+use crate::anim::{RetargetOptions, Retargeter};
 use crate::model::Avatar;
 
 /// Clips whose motion is measured against the pass marks (feet within 3 cm
@@ -100,9 +100,7 @@ pub fn validate_all(
     for (alabel, avatar) in avatars {
         let torso = checks::torso(avatar);
         for (slabel, source) in sources {
-            let setup = BoneMap::detect(source)
-                .ok_or_else(|| "no humanoid map and no known bone names".to_owned())
-                .and_then(|map| Retargeter::new(source, &map, avatar).map_err(|e| e.to_string()));
+            let setup = Retargeter::detect(source, avatar).map_err(|e| e.to_string());
             for anim in &source.animations {
                 progress(rows.len(), total, &format!("{} on {alabel}", anim.name));
                 let mut row = Row {
