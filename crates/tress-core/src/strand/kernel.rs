@@ -26,37 +26,13 @@ pub(crate) use lanes::TINY;
 /// minimal rotation is ill-defined, so the rest segment is used unrotated.
 pub(crate) const FOLDED: Real = 1e-4;
 
-/// One chunk of rest data (`particles × LANES` floats per array).
-#[derive(Debug, Clone, Copy)]
-pub struct ChunkRest<'a> {
-    /// Rest x, y, z (head frame).
-    pub x: &'a [Real],
-    /// Rest y.
-    pub y: &'a [Real],
-    /// Rest z.
-    pub z: &'a [Real],
-    /// Rest segment lengths.
-    pub len: &'a [Real],
-    /// Reciprocal rest segment lengths.
-    pub inv_len: &'a [Real],
-}
+/// One chunk of rest data (`particles × LANES` floats per array): the same
+/// view as the whole groom's, over a chunk's sub-slices.
+pub type ChunkRest<'a> = super::buffers::StrandRest<'a>;
 
-/// One chunk of live state.
-#[derive(Debug)]
-pub struct ChunkState<'a> {
-    /// Current x.
-    pub x: &'a mut [Real],
-    /// Current y.
-    pub y: &'a mut [Real],
-    /// Current z.
-    pub z: &'a mut [Real],
-    /// Previous x.
-    pub px: &'a mut [Real],
-    /// Previous y.
-    pub py: &'a mut [Real],
-    /// Previous z.
-    pub pz: &'a mut [Real],
-}
+/// One chunk of live state: the same view as the whole state's, over a
+/// chunk's sub-slices.
+pub type ChunkState<'a> = super::buffers::StrandState<'a>;
 
 /// Placeholder parent row for push-out without sliding.
 fn x_zero() -> &'static V {
