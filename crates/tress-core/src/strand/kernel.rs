@@ -305,22 +305,13 @@ fn collide_row(
             continue;
         }
         // Planes and inside shapes: the shared scalar query, lane by lane.
-        for l in 0..LANES {
-            let p = Vec3::new(x.x[l], x.y[l], x.z[l]);
-            let prev = Vec3::new(q.x[l], q.y[l], q.z[l]);
-            let hit = match slide {
-                None => push_without_rebound(c, p, prev, r),
-                Some((par, len)) => {
-                    let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
-                    push_and_slide(c, p, prev, parent, len[l], r)
-                }
-            };
-            if let Some((np, nq)) = hit {
-                touched = true;
-                (x.x[l], x.y[l], x.z[l]) = (np.x, np.y, np.z);
-                (q.x[l], q.y[l], q.z[l]) = (nq.x, nq.y, nq.z);
+        touched |= push_lanes(x, q, |l, p, prev| match slide {
+            None => push_without_rebound(c, p, prev, r),
+            Some((par, len)) => {
+                let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
+                push_and_slide(c, p, prev, parent, len[l], r)
             }
-        }
+        });
     }
     touched
 }
@@ -340,12 +331,7 @@ pub fn push_and_slide(
     len: Real,
     r: Real,
 ) -> Option<(Vec3, Vec3)> {
-    let (np, n) = push_out_point(c, p, r)?;
-    let mut v = p - prev;
-    let vn = v.dot(n);
-    if vn < 0.0 {
-        v -= n * vn;
-    }
+    let (np, n, v) = push_keeping_tangent_velocity(c, p, prev, r)?;
     let d = np - parent;
     let dn = d.dot(n);
     let dt = d - n * dn;
@@ -477,16 +463,10 @@ impl Cull {
             if matches!(c.kind, ShapeKind::Sphere | ShapeKind::Capsule) {
                 continue;
             }
-            for l in 0..LANES {
-                let p = Vec3::new(x.x[l], x.y[l], x.z[l]);
-                let prev = Vec3::new(q.x[l], q.y[l], q.z[l]);
+            touched |= push_lanes(x, q, |l, p, prev| {
                 let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
-                if let Some((np, nq)) = push_and_slide(c, p, prev, parent, len[l], k.margin) {
-                    touched = true;
-                    (x.x[l], x.y[l], x.z[l]) = (np.x, np.y, np.z);
-                    (q.x[l], q.y[l], q.z[l]) = (nq.x, nq.y, nq.z);
-                }
-            }
+                push_and_slide(c, p, prev, parent, len[l], k.margin)
+            });
         }
         touched
     }
@@ -502,13 +482,48 @@ pub fn push_without_rebound(
     prev: Vec3,
     r: Real,
 ) -> Option<(Vec3, Vec3)> {
+    let (np, _, v) = push_keeping_tangent_velocity(c, p, prev, r)?;
+    Some((np, np - v))
+}
+
+/// The push-out of `p` with its normal, and the implicit velocity `p − prev`
+/// without its into-collider component.
+#[inline]
+fn push_keeping_tangent_velocity(
+    c: &WorldCollider,
+    p: Vec3,
+    prev: Vec3,
+    r: Real,
+) -> Option<(Vec3, Vec3, Vec3)> {
     let (np, n) = push_out_point(c, p, r)?;
     let mut v = p - prev;
     let vn = v.dot(n);
     if vn < 0.0 {
         v -= n * vn;
     }
-    Some((np, np - v))
+    Some((np, n, v))
+}
+
+/// Runs a scalar push (`hit(lane, position, previous)` → new position and
+/// previous) on every lane of a row, writing back the lanes it moves;
+/// whether any moved. For the shapes with no lane-wide query.
+#[inline]
+fn push_lanes(
+    x: &mut V,
+    q: &mut V,
+    mut hit: impl FnMut(usize, Vec3, Vec3) -> Option<(Vec3, Vec3)>,
+) -> bool {
+    let mut touched = false;
+    for l in 0..LANES {
+        let p = Vec3::new(x.x[l], x.y[l], x.z[l]);
+        let prev = Vec3::new(q.x[l], q.y[l], q.z[l]);
+        if let Some((np, nq)) = hit(l, p, prev) {
+            touched = true;
+            (x.x[l], x.y[l], x.z[l]) = (np.x, np.y, np.z);
+            (q.x[l], q.y[l], q.z[l]) = (nq.x, nq.y, nq.z);
+        }
+    }
+    touched
 }
 
 /// Follow-The-Leader, root to tip. With `collide`, each particle is also
