@@ -33,6 +33,10 @@ pub struct ConstraintRunner {
     rest_pose: Vec<LocalPose>,
     targets: Vec<Target>,
     pose: Vec<LocalPose>,
+    /// The nodes the solver reads: every constraint's source and destination
+    /// and their ancestors (aim reads world positions). Only these are read
+    /// back from the scene each frame; the rest keep their file rest.
+    read: Vec<usize>,
 }
 
 impl core::fmt::Debug for ConstraintRunner {
@@ -89,7 +93,19 @@ impl ConstraintRunner {
                 scale: n.scale,
             })
             .collect();
+        let mut wanted = vec![false; parents.len()];
+        for c in &constraints {
+            for start in [c.source, c.destination] {
+                let mut cur = Some(start);
+                while let Some(n) = cur.filter(|&n| n < wanted.len() && !wanted[n]) {
+                    wanted[n] = true;
+                    cur = parents[n];
+                }
+            }
+        }
+        let read = (0..wanted.len()).filter(|&n| wanted[n]).collect();
         Ok(Self {
+            read,
             rest: vrm.nodes.iter().map(|n| n.rotation).collect(),
             pose: rest_pose.clone(),
             rest_pose,
@@ -126,8 +142,8 @@ impl ConstraintRunner {
     /// writes the destinations' rotations back.
     pub fn evaluate(&mut self, skeleton: Option<&mut Gd<Skeleton3D>>) {
         let mut skeleton = skeleton;
-        for (i, t) in self.targets.iter().enumerate() {
-            self.pose[i] = match t {
+        for &i in &self.read {
+            self.pose[i] = match &self.targets[i] {
                 Target::Bone(b) => match skeleton.as_deref() {
                     Some(s) => {
                         let q = s.get_bone_pose_rotation(*b);

@@ -224,7 +224,10 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
                 &mut pushed,
             )
         };
-        j.pushed = pushed / s.max(Real::MIN_POSITIVE);
+        if j.lateral_keep < 1.0 {
+            // Only flat locks read it.
+            j.pushed = pushed / s.max(Real::MIN_POSITIVE);
+        }
         o_prev = j.x;
         j.x = xh;
         j.v = v;
