@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3};
 use super::bone_map::REQUIRED;
 use super::clip::Clip;
 use super::sample::{Local, world_from_local};
-use super::skin::{SkinnedVertex, skinned_vertices};
+use super::skin::{SkinnedVertex, Soles, skinned_vertices};
 use crate::model::Avatar;
 use tress_core::math::ops;
 
@@ -106,36 +106,40 @@ pub struct FootContact {
 #[must_use]
 pub fn foot_contact(target: &Avatar, frames: &[Vec<Mat4>]) -> Option<FootContact> {
     let h = target.humanoid.as_ref()?;
-    let bones: BTreeSet<usize> = ["leftFoot", "rightFoot", "leftToes", "rightToes"]
-        .iter()
-        .filter_map(|b| h.bone(b))
-        .collect();
-    if bones.is_empty() {
-        return None;
-    }
     let rest = target.rest_world();
-    let mut verts = skinned_vertices(target, &bones);
-    let from_mesh = !verts.is_empty();
-    if !from_mesh {
-        // The joints themselves, as vertices bound at rest.
-        verts = bones
+    let found = Soles::new(target, &rest)?;
+    let from_mesh = !found.feet.is_empty();
+    let (sole, ground): (Vec<SkinnedVertex>, f32) = if from_mesh {
+        (
+            found.feet.into_iter().flat_map(|(_, v)| v).collect(),
+            found.ground,
+        )
+    } else {
+        // No skinned feet: the ankle and toe joints themselves, bound at rest.
+        let joints: Vec<SkinnedVertex> = ["leftFoot", "rightFoot", "leftToes", "rightToes"]
             .iter()
-            .map(|&b| SkinnedVertex {
+            .filter_map(|b| h.bone(b))
+            .map(|b| SkinnedVertex {
                 position: rest[b].w_axis.truncate(),
                 influences: vec![(b, rest[b].inverse(), 1.0)],
                 owner: b,
             })
             .collect();
-    }
-    // Only the lowest few centimetres matter: the sole, not the instep.
-    let rest_y: Vec<f32> = verts.iter().map(|v| v.skin(&rest).y).collect();
-    let ground = rest_y.iter().copied().fold(f32::INFINITY, f32::min);
-    let sole: Vec<&SkinnedVertex> = verts
-        .iter()
-        .zip(&rest_y)
-        .filter(|(_, y)| **y <= ground + 0.03)
-        .map(|(v, _)| v)
-        .collect();
+        if joints.is_empty() {
+            return None;
+        }
+        let ground = joints
+            .iter()
+            .map(|v| v.position.y)
+            .fold(f32::INFINITY, f32::min);
+        (
+            joints
+                .into_iter()
+                .filter(|v| v.position.y <= ground + 0.03)
+                .collect(),
+            ground,
+        )
+    };
     let offset: Vec<f32> = frames
         .iter()
         .map(|w| {

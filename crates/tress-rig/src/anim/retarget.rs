@@ -20,14 +20,12 @@
 //! Rest poses come from the files' node transforms, never from a pose the
 //! target is currently in.
 
-use alloc::collections::BTreeSet;
-
 use glam::{Mat4, Quat, Vec3};
 
 use super::bone_map::{BONES, BoneMap, GROUND_ALIGNED, humanoid_parent};
 use super::clip::{Clip, Track};
 use super::sample::{Local, key_interval, local_pose, world_from_local};
-use super::skin::{SkinnedVertex, skinned_vertices};
+use super::skin::{SkinnedVertex, Soles};
 use crate::model::{Animation, Avatar};
 use tress_core::math::ops;
 
@@ -344,39 +342,23 @@ impl<'a> Retargeter<'a> {
         rest: &[Mat4],
         notes: &mut Vec<String>,
     ) -> (Vec<Sole>, f32) {
-        let Some(h) = target.humanoid.as_ref() else {
+        let Some(found) = Soles::new(target, rest) else {
             return (Vec::new(), 0.0);
         };
-        let mut soles = Vec::new();
-        for side in ["left", "right"] {
-            let Some(foot) = h.bone(&format!("{side}Foot")) else {
-                continue;
-            };
-            let Some(pair) = pairs.iter().position(|p| p.dst == foot) else {
-                continue;
-            };
-            let bones: BTreeSet<usize> = [Some(foot), h.bone(&format!("{side}Toes"))]
-                .into_iter()
-                .flatten()
-                .collect();
-            let verts = skinned_vertices(target, &bones);
-            if verts.is_empty() {
-                notes.push(format!(
-                    "no mesh skinned to the {side} foot: soles not kept above the ground"
-                ));
-                continue;
-            }
-            soles.push(Sole { foot, pair, verts });
+        for side in &found.bare {
+            notes.push(format!(
+                "no mesh skinned to the {side} foot: soles not kept above the ground"
+            ));
         }
-        let ground = soles
-            .iter()
-            .flat_map(|s| s.verts.iter().map(|v| v.skin(rest).y))
-            .fold(f32::INFINITY, f32::min);
-        // Only the bottom 3 cm can touch the floor; fewer points, same answer.
-        for s in &mut soles {
-            s.verts.retain(|v| v.skin(rest).y <= ground + 0.03);
-        }
-        (soles, if ground.is_finite() { ground } else { 0.0 })
+        let soles = found
+            .feet
+            .into_iter()
+            .filter_map(|(foot, verts)| {
+                let pair = pairs.iter().position(|p| p.dst == foot)?;
+                Some(Sole { foot, pair, verts })
+            })
+            .collect();
+        (soles, found.ground)
     }
 
     /// Ground pass for one frame: a sole vertex that the transferred motion
