@@ -255,21 +255,14 @@ pub fn parse(
     };
     let kind = match kind {
         "rotation" => ConstraintKind::Rotation,
-        "roll" => ConstraintKind::Roll(match axis {
-            "X" => RollAxis::X,
-            "Y" => RollAxis::Y,
-            "Z" => RollAxis::Z,
-            _ => return Err(format!("roll axis '{axis}' is not X, Y or Z")),
-        }),
-        "aim" => ConstraintKind::Aim(match axis {
-            "PositiveX" => AimAxis::PositiveX,
-            "NegativeX" => AimAxis::NegativeX,
-            "PositiveY" => AimAxis::PositiveY,
-            "NegativeY" => AimAxis::NegativeY,
-            "PositiveZ" => AimAxis::PositiveZ,
-            "NegativeZ" => AimAxis::NegativeZ,
-            _ => return Err(format!("aim axis '{axis}' is not PositiveX … NegativeZ")),
-        }),
+        "roll" => ConstraintKind::Roll(
+            RollAxis::from_name(axis)
+                .ok_or_else(|| format!("roll axis '{axis}' is not X, Y or Z"))?,
+        ),
+        "aim" => ConstraintKind::Aim(
+            AimAxis::from_name(axis)
+                .ok_or_else(|| format!("aim axis '{axis}' is not PositiveX … NegativeZ"))?,
+        ),
         _ => {
             return Err(format!(
                 "constraint kind '{kind}' is not rotation, roll or aim"

@@ -34,6 +34,17 @@ pub enum RollAxis {
 }
 
 impl RollAxis {
+    /// The axis named as `VRMC_node_constraint` spells it (`X`, `Y`, `Z`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "X" => Some(Self::X),
+            "Y" => Some(Self::Y),
+            "Z" => Some(Self::Z),
+            _ => None,
+        }
+    }
+
     /// The unit vector of this axis.
     #[must_use]
     pub const fn vector(self) -> Vec3 {
@@ -64,6 +75,21 @@ pub enum AimAxis {
 }
 
 impl AimAxis {
+    /// The axis named as `VRMC_node_constraint` spells it (`PositiveX` …
+    /// `NegativeZ`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "PositiveX" => Some(Self::PositiveX),
+            "NegativeX" => Some(Self::NegativeX),
+            "PositiveY" => Some(Self::PositiveY),
+            "NegativeY" => Some(Self::NegativeY),
+            "PositiveZ" => Some(Self::PositiveZ),
+            "NegativeZ" => Some(Self::NegativeZ),
+            _ => None,
+        }
+    }
+
     /// The unit vector of this signed axis.
     #[must_use]
     pub const fn vector(self) -> Vec3 {

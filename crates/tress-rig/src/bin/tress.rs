@@ -160,9 +160,10 @@ fn validate_anim(args: &[String]) -> ExitCode {
 }
 
 /// Loads a file, or says why not on stderr.
-fn load_or_report(path: &str) -> Option<tress_rig::Avatar> {
+fn load_or_report(path: impl AsRef<std::path::Path>) -> Option<tress_rig::Avatar> {
+    let path = path.as_ref();
     tress_rig::load_path(path)
-        .map_err(|e| eprintln!("error: {path}: {e}"))
+        .map_err(|e| eprintln!("error: {}: {e}", path.display()))
         .ok()
 }
 
@@ -349,16 +350,11 @@ fn inspect(args: &[String]) -> ExitCode {
     let [file] = args else {
         return usage();
     };
-    match tress_rig::load_path(file) {
-        Ok(avatar) => {
-            print!("{}", tress_rig::cli::inspect::report(&avatar));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let Some(avatar) = load_or_report(file) else {
+        return ExitCode::FAILURE;
+    };
+    print!("{}", tress_rig::cli::inspect::report(&avatar));
+    ExitCode::SUCCESS
 }
 
 fn measure(args: &[String]) -> ExitCode {
@@ -370,12 +366,8 @@ fn measure(args: &[String]) -> ExitCode {
         }
     };
     let file = parsed.file.display().to_string();
-    let avatar = match tress_rig::load_path(&parsed.file) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(avatar) = load_or_report(&parsed.file) else {
+        return ExitCode::FAILURE;
     };
     let report =
         match tress_rig::measure::measure_with_progress(&avatar, &parsed.options, &mut progress) {
@@ -456,12 +448,8 @@ fn fit_colliders(args: &[String]) -> ExitCode {
         }
     };
     let file = parsed.file.display().to_string();
-    let avatar = match tress_rig::load_path(&parsed.file) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(avatar) = load_or_report(&parsed.file) else {
+        return ExitCode::FAILURE;
     };
     let fit = fit_colliders::fit_colliders(&avatar, &fit_colliders::ColliderFitOptions::default());
     println!("file: {file}");

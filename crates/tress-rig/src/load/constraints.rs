@@ -44,33 +44,22 @@ pub(crate) fn load(root: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Result<(
         }
         let kind = if k.path.ends_with("roll") {
             let a = k.req("rollAxis")?;
-            ConstraintKind::Roll(match a.str()? {
-                "X" => RollAxis::X,
-                "Y" => RollAxis::Y,
-                "Z" => RollAxis::Z,
-                other => {
-                    return Err(a.err(
-                        ErrorKind::Invalid,
-                        format!("rollAxis `{other}` is not X, Y or Z"),
-                    ));
-                }
-            })
+            let name = a.str()?;
+            ConstraintKind::Roll(RollAxis::from_name(name).ok_or_else(|| {
+                a.err(
+                    ErrorKind::Invalid,
+                    format!("rollAxis `{name}` is not X, Y or Z"),
+                )
+            })?)
         } else if k.path.ends_with("aim") {
             let a = k.req("aimAxis")?;
-            ConstraintKind::Aim(match a.str()? {
-                "PositiveX" => AimAxis::PositiveX,
-                "NegativeX" => AimAxis::NegativeX,
-                "PositiveY" => AimAxis::PositiveY,
-                "NegativeY" => AimAxis::NegativeY,
-                "PositiveZ" => AimAxis::PositiveZ,
-                "NegativeZ" => AimAxis::NegativeZ,
-                other => {
-                    return Err(a.err(
-                        ErrorKind::Invalid,
-                        format!("aimAxis `{other}` is not a signed axis"),
-                    ));
-                }
-            })
+            let name = a.str()?;
+            ConstraintKind::Aim(AimAxis::from_name(name).ok_or_else(|| {
+                a.err(
+                    ErrorKind::Invalid,
+                    format!("aimAxis `{name}` is not a signed axis"),
+                )
+            })?)
         } else {
             ConstraintKind::Rotation
         };
