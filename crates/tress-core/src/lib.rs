@@ -8,7 +8,7 @@
 //! - [`math`]: scalar/vector aliases and the one module of float functions.
 //! - [`spring`]: the spring-chain hair solver (fixed step, no curl, no rebound).
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 #[cfg(feature = "std")]
 extern crate std;

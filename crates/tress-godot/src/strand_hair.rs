@@ -142,8 +142,11 @@ impl TressStrandHair {
             }
         };
         let m = self.particles.clamp(4, 64) as usize;
+        // Neighbours on the scalp become neighbours in the solver's chunks
+        // (faster collision culling); the LOD stride below still spreads
+        // evenly along that order.
         let groom = match groom.resampled(m) {
-            Ok(g) => g,
+            Ok(g) => g.ordered_by_root(),
             Err(e) => {
                 godot_error!("TressStrandHair: cannot resample '{path}' to {m} particles: {e}");
                 return false;

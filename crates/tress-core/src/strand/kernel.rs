@@ -95,15 +95,36 @@ fn sub(a: &V, b: &V) -> V {
     o
 }
 
+/// Per-thread working rows of [`step_chunk`], reused across chunks.
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    /// Rest segment `i → i+1` carried by the head.
+    segs: [V; super::layout::MAX_PARTICLES],
+    /// The same divided by its rest length (unit, or zero).
+    units: [V; super::layout::MAX_PARTICLES],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self {
+            segs: [*x_zero(); super::layout::MAX_PARTICLES],
+            units: [*x_zero(); super::layout::MAX_PARTICLES],
+        }
+    }
+}
+
 /// Runs one step on one chunk: integrate, global shape, local shape,
 /// collision, length — each as many times as `k.passes` says.
+#[inline(always)]
 pub fn step_chunk(
     m: usize,
     k: &StepCoefs,
     f: &StepFrame,
     rest: &ChunkRest<'_>,
     s: &mut ChunkState<'_>,
+    scratch: &mut Scratch,
 ) {
+    let Scratch { segs, units } = scratch;
     let n = m * LANES;
     assert!(
         rest.x.len() == n
@@ -123,8 +144,25 @@ pub fn step_chunk(
     for _ in 0..k.passes.global {
         global_shape(k, f, rest, s);
     }
-    for _ in 0..k.passes.local {
-        local_shape(m, k, f, rest, s);
+    if k.passes.local > 0 {
+        // The groomed segments carried by the head, once per step for all
+        // local passes.
+        for i in 0..m - 1 {
+            let d = sub(
+                &ld3(rest.x, rest.y, rest.z, i + 1),
+                &ld3(rest.x, rest.y, rest.z, i),
+            );
+            segs[i] = rot(&f.rot, &d);
+            let inv = ld(rest.inv_len, i + 1);
+            for l in 0..LANES {
+                units[i].x[l] = segs[i].x[l] * inv[l];
+                units[i].y[l] = segs[i].y[l] * inv[l];
+                units[i].z[l] = segs[i].z[l] * inv[l];
+            }
+        }
+        for _ in 0..k.passes.local {
+            local_shape(m, k, &segs[..m - 1], &units[..m - 1], s);
+        }
     }
     let (sweeps, fused) = k.collision_sweeps();
     for _ in 0..sweeps {
@@ -136,6 +174,7 @@ pub fn step_chunk(
     }
 }
 
+#[inline(always)]
 fn integrate(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut ChunkState<'_>) {
     // The root is carried rigidly by the head; it has no momentum of its own.
     let mut root = rot(&f.rot, &ld3(rest.x, rest.y, rest.z, 0));
@@ -164,6 +203,7 @@ fn integrate(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &m
     }
 }
 
+#[inline(always)]
 fn global_shape(k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut ChunkState<'_>) {
     let g = k.global;
     for i in 1..=k.global_count {
@@ -178,11 +218,11 @@ fn global_shape(k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut Chun
     }
 }
 
-/// Local shape for segment `i → i+1` of one row: `w` is the world rest
-/// vector of segment `i−1 → i` (`inv` its reciprocal rest length), `w_next`
-/// that of `i → i+1`. Kept out of line so the vectoriser sees the loop alone.
-#[inline(never)]
-fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, w: &V, w_next: &V, inv: &Row, half: Real) {
+/// Local shape for segment `i → i+1` of one row: `a` is the world rest
+/// direction (unit) of segment `i−1 → i`, `w_next` the world rest vector of
+/// `i → i+1`.
+#[inline(always)]
+fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, a: &V, w_next: &V, half: Real) {
     let b_raw = sub(x_cur, x_prev);
     let mut d2 = [0.0; LANES];
     for l in 0..LANES {
@@ -193,7 +233,7 @@ fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, w: &V, w_next: &V, inv: 
         binv[l] = rsqrt(if d2[l] > TINY * TINY { d2[l] } else { 1.0 });
     }
     for l in 0..LANES {
-        let (ax, ay, az) = (w.x[l] * inv[l], w.y[l] * inv[l], w.z[l] * inv[l]);
+        let (ax, ay, az) = (a.x[l], a.y[l], a.z[l]);
         let (bx, by, bz) = if d2[l] > TINY * TINY {
             (
                 b_raw.x[l] * binv[l],
@@ -229,46 +269,43 @@ fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, w: &V, w_next: &V, inv: 
     }
 }
 
-fn local_shape(
-    m: usize,
-    k: &StepCoefs,
-    f: &StepFrame,
-    rest: &ChunkRest<'_>,
-    s: &mut ChunkState<'_>,
-) {
+/// Local shape over one chunk; `segs[i]` is rest segment `i → i+1` rotated
+/// by the head.
+#[inline(always)]
+fn local_shape(m: usize, k: &StepCoefs, segs: &[V], units: &[V], s: &mut ChunkState<'_>) {
     let kl = k.local;
     let half = 0.5 * kl;
     // Segment 0 hangs off the pinned root: its frame is the head's, and only
     // its far end moves.
-    let mut r_prev = ld3(rest.x, rest.y, rest.z, 0);
-    let mut r_cur = ld3(rest.x, rest.y, rest.z, 1);
-    let mut w = rot(&f.rot, &sub(&r_cur, &r_prev));
-    let mut x_prev = ld3(s.x, s.y, s.z, 0);
+    let w = segs[0];
+    let x_prev0 = ld3(s.x, s.y, s.z, 0);
     let mut x_cur = ld3(s.x, s.y, s.z, 1);
     for l in 0..LANES {
-        x_cur.x[l] = x_cur.x[l] + (w.x[l] - (x_cur.x[l] - x_prev.x[l])) * kl;
-        x_cur.y[l] = x_cur.y[l] + (w.y[l] - (x_cur.y[l] - x_prev.y[l])) * kl;
-        x_cur.z[l] = x_cur.z[l] + (w.z[l] - (x_cur.z[l] - x_prev.z[l])) * kl;
+        x_cur.x[l] = x_cur.x[l] + (w.x[l] - (x_cur.x[l] - x_prev0.x[l])) * kl;
+        x_cur.y[l] = x_cur.y[l] + (w.y[l] - (x_cur.y[l] - x_prev0.y[l])) * kl;
+        x_cur.z[l] = x_cur.z[l] + (w.z[l] - (x_cur.z[l] - x_prev0.z[l])) * kl;
     }
+    let mut x_prev = x_prev0;
     for i in 1..m - 1 {
         // Frame of segment i-1: the minimal rotation taking its rest
         // direction `a` onto its current direction `b`.
-        let inv = ld(rest.inv_len, i);
-        let r_next = ld3(rest.x, rest.y, rest.z, i + 1);
-        let w_next = rot(&f.rot, &sub(&r_next, &r_cur));
         let mut x_next = ld3(s.x, s.y, s.z, i + 1);
-        local_row(&x_prev, &mut x_cur, &mut x_next, &w, &w_next, &inv, half);
+        local_row(
+            &x_prev,
+            &mut x_cur,
+            &mut x_next,
+            &units[i - 1],
+            &segs[i],
+            half,
+        );
         st3(s.x, s.y, s.z, i, &x_cur);
         x_prev = x_cur;
         x_cur = x_next;
-        r_prev = r_cur;
-        r_cur = r_next;
-        w = w_next;
     }
-    let _ = r_prev;
     st3(s.x, s.y, s.z, m - 1, &x_cur);
 }
 
+#[inline(always)]
 fn collide(m: usize, k: &StepCoefs, f: &StepFrame, s: &mut ChunkState<'_>) {
     for i in 1..m {
         let mut x = ld3(s.x, s.y, s.z, i);
@@ -349,7 +386,7 @@ pub fn push_and_slide(
 /// the parent row `x_prev` and hands a fraction `sd` of each correction back
 /// to the parent's velocity (`q_prev`). Kept out of line: inlined into the
 /// sweep, the vectoriser gave up on this loop.
-#[inline(never)]
+#[inline(always)]
 fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
     let d = sub(x, x_prev);
     let mut d2 = [0.0; LANES];
@@ -381,7 +418,7 @@ fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
 }
 
 /// Out of line for the same reason as [`ftl_row`].
-#[inline(never)]
+#[inline(always)]
 fn push_slide_row(cap: &Capsule, x: &mut V, q: &mut V, par: &V, len: &Row) -> bool {
     cap.push_rows::<true>(x, q, par, len)
 }
@@ -408,6 +445,7 @@ impl Default for Cull {
 }
 
 impl Cull {
+    #[inline(always)]
     fn new(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, roots: &V) -> Self {
         let mut c = Vec3::ZERO;
         for l in 0..LANES {
@@ -443,6 +481,7 @@ impl Cull {
     /// Pushes row `i` out of every collider that can reach it, sliding back
     /// to the rest length from the parent row; returns whether anything moved.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn collide_row(
         &self,
         i: usize,
@@ -488,7 +527,7 @@ pub fn push_without_rebound(
 
 /// The push-out of `p` with its normal, and the implicit velocity `p − prev`
 /// without its into-collider component.
-#[inline]
+#[inline(always)]
 fn push_keeping_tangent_velocity(
     c: &WorldCollider,
     p: Vec3,
@@ -507,7 +546,7 @@ fn push_keeping_tangent_velocity(
 /// Runs a scalar push (`hit(lane, position, previous)` → new position and
 /// previous) on every lane of a row, writing back the lanes it moves;
 /// whether any moved. For the shapes with no lane-wide query.
-#[inline]
+#[inline(always)]
 fn push_lanes(
     x: &mut V,
     q: &mut V,
@@ -530,6 +569,7 @@ fn push_lanes(
 /// pushed out of the colliders right after it is placed, so the sweep never
 /// drags a particle back inside the head; the next particle then follows the
 /// corrected one.
+#[inline(always)]
 fn length(
     m: usize,
     k: &StepCoefs,

@@ -223,9 +223,7 @@ impl StrandSim {
         let threads = self.threads.min(chunks);
         if threads <= 1 {
             let mut state = state;
-            for f in frames {
-                step_chunks(&layout, k, f, &rest, 0, &mut state);
-            }
+            step_chunks(&layout, k, frames, &rest, 0, &mut state);
             return;
         }
         let per = chunks.div_ceil(threads);
@@ -238,16 +236,12 @@ impl StrandSim {
                 let f0 = first;
                 let rest = &rest;
                 scope.spawn(move || {
-                    for f in frames {
-                        step_chunks(&layout, k, f, rest, f0, &mut mine);
-                    }
+                    step_chunks(&layout, k, frames, rest, f0, &mut mine);
                 });
                 first += per;
             }
             // The caller's thread takes the last range instead of idling.
-            for f in frames {
-                step_chunks(&layout, k, f, &rest, first, &mut remaining);
-            }
+            step_chunks(&layout, k, frames, &rest, first, &mut remaining);
         });
     }
 

@@ -106,6 +106,40 @@ impl Groom {
         }
     }
 
+    /// The same strands in the order of a space-filling (Morton) curve
+    /// through their roots. The strand solver steps strands in chunks of
+    /// `tress_core::strand::LANES` and skips a collider for a whole chunk
+    /// when no strand of it can reach; neighbours in this order are
+    /// neighbours on the scalp, so chunks are compact and skip more. A
+    /// stride through this order (level of detail) still covers the scalp
+    /// evenly.
+    #[must_use]
+    pub fn ordered_by_root(&self) -> Self {
+        let roots: Vec<Vec3> = self
+            .strands()
+            .map(|s| s.first().copied().unwrap_or(Vec3::ZERO))
+            .collect();
+        let Some(first) = roots.first().copied() else {
+            return self.clone();
+        };
+        let (lo, hi) = roots
+            .iter()
+            .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        let span = (hi - lo).max(Vec3::splat(f32::MIN_POSITIVE));
+        let key = |p: Vec3| {
+            let q = ((p - lo) / span * 1023.0).clamp(Vec3::ZERO, Vec3::splat(1023.0));
+            morton3(q.x as u32, q.y as u32, q.z as u32)
+        };
+        let mut order: Vec<usize> = (0..roots.len()).collect();
+        // Stable: strands with one key keep their file order.
+        order.sort_by_key(|&i| key(roots[i]));
+        let mut out = Self::new();
+        for i in order {
+            out.push_strand(self.strand(i));
+        }
+        out
+    }
+
     /// Every strand resampled by arc length to `particles` points.
     ///
     /// # Errors
@@ -127,4 +161,16 @@ impl Groom {
         }
         Ok(out)
     }
+}
+
+/// Interleaves the low 10 bits of `x`, `y`, `z` (x lowest).
+fn morton3(x: u32, y: u32, z: u32) -> u32 {
+    fn spread(v: u32) -> u32 {
+        let mut v = v & 0x3ff;
+        v = (v | (v << 16)) & 0x0300_00ff;
+        v = (v | (v << 8)) & 0x0300_f00f;
+        v = (v | (v << 4)) & 0x030c_30c3;
+        (v | (v << 2)) & 0x0924_9249
+    }
+    spread(x) | (spread(y) << 1) | (spread(z) << 2)
 }

@@ -84,9 +84,11 @@ pub fn sim_for_groom(
     schedule: Schedule,
     colliders: bool,
 ) -> Result<StrandSim, GroomError> {
-    let local = groom
-        .resampled(particles)?
-        .transformed(1.0, Quat::IDENTITY, -centre);
+    let local =
+        groom
+            .resampled(particles)?
+            .ordered_by_root()
+            .transformed(1.0, Quat::IDENTITY, -centre);
     let pose = HeadPose::new(Quat::IDENTITY, centre);
     let mut sim = StrandSim::from_points(particles, local.points(), params, schedule, pose)
         .map_err(|e| match e {
