@@ -99,6 +99,12 @@ pub(crate) struct Joint {
     pub params: JointParams,
     /// e^(−c h), cached so a step does no `exp`.
     pub decay: Real,
+    /// The step written as `x + h u = x + c_v v + c_k (r − x) + s c_g`
+    /// with `r` the target: `c_v = h e^(−c h)`, `c_k = h² e^(−c h) k`,
+    /// `c_g = h² e^(−c h) g` (see `step_chain`).
+    pub c_v: Real,
+    pub c_k: Real,
+    pub c_g: Vec3,
     /// Local rest rotation `Q_i`.
     pub local_rot: Quat,
     /// Accumulated rest rotation `R_i^0` (attachment → this bone).
@@ -159,12 +165,15 @@ impl Joint {
         } else {
             crate::math::ops::exp(-desc.flat.stiffness * super::params::H)
         };
-        Self {
+        let mut joint = Self {
             lateral,
             lateral_keep,
             pushed: 0.0,
             params,
             decay: params.decay(),
+            c_v: 0.0,
+            c_k: 0.0,
+            c_g: Vec3::ZERO,
             local_rot,
             rest_rot,
             axis,
@@ -177,13 +186,24 @@ impl Joint {
             prev_tail: Vec3::ZERO,
             child_prev: Vec3::ZERO,
             anim_rot: rest_rot,
-        }
+        };
+        joint.refresh_coefficients();
+        joint
+    }
+
+    /// Recomputes the per-step factors from `params`.
+    fn refresh_coefficients(&mut self) {
+        let (h, d) = (super::params::H, self.params.decay());
+        self.decay = d;
+        self.c_v = h * d;
+        self.c_k = h * h * d * self.params.stiffness;
+        self.c_g = self.params.gravity * (h * h * d);
     }
 
     /// Applies new parameters without touching the state.
     pub(crate) fn set_params(&mut self, p: JointParams) {
         self.params = p.sanitized();
-        self.decay = self.params.decay();
+        self.refresh_coefficients();
     }
 }
 
