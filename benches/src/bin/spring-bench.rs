@@ -5,6 +5,7 @@
 //! Reports this thread's CPU time (Linux `/proc/thread-self/schedstat`) per
 //! frame, which stays meaningful on a shared, loaded machine; wall-clock
 //! time is printed alongside. The criterion bench `spring` is the reference.
+//! `--tress-only` / `--builtin-only` run one row (for `perf record`).
 
 extern crate alloc;
 
@@ -38,6 +39,12 @@ fn measure(n: u64, mut f: impl FnMut(u64)) -> (f64, f64) {
 const FRAMES: u64 = 20_000;
 
 fn main() {
+    if std::env::args().any(|a| a == "--builtin-only") {
+        if let Some((joints, (cpu, _))) = builtin_rig() {
+            println!("built-in avatar rig cpu ns/frame {cpu:.0} ({joints} joints)");
+        }
+        return;
+    }
     let mut w = avatar();
     for n in 0..600 {
         frame(&mut w, n);
@@ -66,6 +73,8 @@ fn main() {
     });
     black_box(&crowd);
 
+    let builtin = builtin_rig();
+
     let per = (JOINTS * 2) as f64;
     println!(
         "spring avatar: {JOINTS} joints, 12 chains, 10 colliders, segment contact on 4 chains, 60 Hz frames (2 substeps)"
@@ -89,6 +98,64 @@ fn main() {
         hundred.0 / (100.0 * per),
         hundred.1
     );
+    if let Some((joints, (cpu, wall))) = builtin {
+        println!(
+            "{:<22} {cpu:>12.0} {:>16.1} {wall:>12.0}",
+            "built-in avatar rig",
+            cpu / (joints * 2) as f64
+        );
+        println!(
+            "  (assets/tress_avatar.vrm as TressAvatar builds it: fitted colliders, {joints} joints; frame = set frame poses, advance 1/60 s, read every bone output)"
+        );
+    }
+}
+
+/// The built-in avatar's rig as the Godot node `TressAvatar` builds it
+/// (colliders fitted, tail/segment contact per chain from the fit), driven
+/// by the standard head turn; (joints, (CPU ns, wall ns) per frame). `None`
+/// when the asset is missing (run from the repository root).
+fn builtin_rig() -> Option<(usize, (f64, f64))> {
+    use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
+    use tress_rig::measure::motion::{Motion, Skeleton};
+    use tress_rig::spring_rig::{RigOptions, SpringRig};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar.vrm");
+    let Ok(avatar) = tress_rig::load_path(path) else {
+        eprintln!("built-in avatar rig: {path} not found, row skipped");
+        return None;
+    };
+    let (avatar, fit) = fitted(&avatar, &ColliderFitOptions::default());
+    let opts = RigOptions {
+        tail_chains: fit.tail_chains(),
+        ..RigOptions::default()
+    };
+    let mut rig = SpringRig::build(&avatar, &opts).ok()?;
+    let humanoid = avatar.humanoid.as_ref()?;
+    let head = humanoid.bone("head")?;
+    let sway = humanoid.bone("hips").unwrap_or(head);
+    let mut skel = Skeleton::new(&avatar, head, sway);
+    // Two seconds of the turn at 60 Hz, posed up front so only the hair is timed.
+    let motion = Motion::default();
+    let worlds: alloc::vec::Vec<_> = (0..120)
+        .map(|i| {
+            skel.pose_at(&motion, f64::from(i) / 60.0);
+            let mut w = alloc::vec::Vec::new();
+            skel.world_into(&mut w);
+            w
+        })
+        .collect();
+    let joints = rig.joint_count();
+    let mut out = alloc::vec![tress_core::spring::JointOutput::default(); 16];
+    let mut step = |n: u64| {
+        rig.set_frame_poses_from_world(&worlds[(n % 120) as usize]);
+        rig.advance(1.0 / 60.0);
+        for c in 0..rig.chains.len() {
+            black_box(rig.outputs_into(c, &mut out));
+        }
+    };
+    for n in 0..600 {
+        step(n);
+    }
+    Some((joints, measure(FRAMES, |n| step(600 + n))))
 }
 
 /// Diagnostic: joints within 1 mm of a collider after a few seconds.
