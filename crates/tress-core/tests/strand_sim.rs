@@ -84,7 +84,7 @@ fn threads_give_the_same_bits_as_one() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx2_and_portable_paths_agree_bit_for_bit() {
-    use tress_core::strand::{StepCoefs, StepFrame, step_chunks, step_chunks_portable};
+    use tress_core::strand::{CodePath, StepCoefs, StepFrame, step_chunks, step_chunks_on};
     if !std::is_x86_feature_detected!("avx2") {
         eprintln!("SKIPPED: this CPU has no AVX2, so there is only the portable path");
         return;
@@ -117,7 +117,15 @@ fn avx2_and_portable_paths_agree_bit_for_bit() {
             inv_len: &rest_a[4],
         };
         step_chunks(&layout, &k, &frames, &rest, 0, &mut a.state_mut());
-        step_chunks_portable(&layout, &k, &frames, &rest, 0, &mut b.state_mut());
+        step_chunks_on(
+            CodePath::Portable,
+            &layout,
+            &k,
+            &frames,
+            &rest,
+            0,
+            &mut b.state_mut(),
+        );
     }
     let moved = bits(&a) != bits(&sim(Schedule::REFERENCE));
     assert!(

@@ -60,8 +60,32 @@ pub fn step_chunks(
     first: usize,
     state: &mut StrandState<'_>,
 ) {
+    step_chunks_on(CodePath::Fastest, layout, k, frames, rest, first, state);
+}
+
+/// Which build of the step [`step_chunks_on`] runs.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodePath {
+    /// AVX2 where the CPU has it (x86-64, feature `std`), else portable.
+    Fastest,
+    /// What the build's target features give (SSE2 on default x86-64).
+    Portable,
+}
+
+/// [`step_chunks`] on a chosen code path (for the test that both agree).
+#[doc(hidden)]
+pub fn step_chunks_on(
+    path: CodePath,
+    layout: &StrandLayout,
+    k: &StepCoefs,
+    frames: &[StepFrame],
+    rest: &StrandRest<'_>,
+    first: usize,
+    state: &mut StrandState<'_>,
+) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if std::is_x86_feature_detected!("avx2") {
+    if path == CodePath::Fastest && std::is_x86_feature_detected!("avx2") {
         #[allow(unsafe_code)]
         // SAFETY: `step_chunks_avx2` only needs the CPU to support AVX2,
         // which was just detected at run time. (8-wide lanes: 4.3 → 2.5 ms
@@ -71,6 +95,7 @@ pub fn step_chunks(
         }
         return;
     }
+    let _ = path;
     step_chunks_inline(layout, k, frames, rest, first, state);
 }
 
@@ -80,20 +105,6 @@ pub fn step_chunks(
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 fn step_chunks_avx2(
-    layout: &StrandLayout,
-    k: &StepCoefs,
-    frames: &[StepFrame],
-    rest: &StrandRest<'_>,
-    first: usize,
-    state: &mut StrandState<'_>,
-) {
-    step_chunks_inline(layout, k, frames, rest, first, state);
-}
-
-/// The portable path (whatever the build's target features give).
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[doc(hidden)]
-pub fn step_chunks_portable(
     layout: &StrandLayout,
     k: &StepCoefs,
     frames: &[StepFrame],
