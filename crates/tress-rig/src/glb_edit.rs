@@ -71,15 +71,22 @@ pub(crate) fn open(original: &[u8]) -> Result<(Value, Vec<u8>), String> {
 
 /// Pads the binary chunk, records its length and packs the GLB.
 pub(crate) fn close(mut doc: Value, mut bin: Vec<u8>) -> Vec<u8> {
+    seal(&mut doc, &mut bin);
+    to_glb(&doc, &bin)
+}
+
+/// Pads the binary chunk and records its length in buffer 0 (created when
+/// absent): the document as [`close`] packs it, for writers that note what
+/// the file holds before packing.
+pub(crate) fn seal(doc: &mut Value, bin: &mut Vec<u8>) {
     while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
-    let buffers = array(&mut doc, "buffers");
+    let buffers = array(doc, "buffers");
     if buffers.is_empty() {
         buffers.push(json!({}));
     }
     buffers[0]["byteLength"] = json!(bin.len());
-    to_glb(&doc, &bin)
 }
 
 /// `original` with `anim` appended to its animations (one sampler per
@@ -140,7 +147,9 @@ pub fn append_animation(original: &[u8], anim: &Animation) -> Result<Vec<u8>, St
     Ok(close(doc, bin))
 }
 
-fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
+/// `doc` and `bin` packed as they are (no padding of `bin`, no buffer
+/// length set).
+pub(crate) fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
     let mut json_bytes = serde_json::to_vec(doc).expect("JSON values always serialise");
     while !json_bytes.len().is_multiple_of(4) {
         json_bytes.push(b' ');

@@ -182,6 +182,235 @@ fn apply_then_undo_gives_back_the_original() {
     assert_eq!(back.humanoid, avatar.humanoid);
 }
 
+/// A GLB's document and binary chunk.
+fn glb_parts(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
+    let glb = gltf::Glb::from_slice(bytes).expect("a GLB");
+    let doc = serde_json::from_slice(&glb.json).expect("JSON chunk");
+    (doc, glb.bin.map(|b| b.into_owned()).unwrap_or_default())
+}
+
+/// `doc` and `bin` as a GLB (written here, not by the code under test).
+fn glb_pack(doc: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut json = serde_json::to_vec(doc).expect("serialise");
+    json.resize(json.len().next_multiple_of(4), b' ');
+    let mut bin = bin.to_vec();
+    bin.resize(bin.len().next_multiple_of(4), 0);
+    let n = |x: usize| u32::try_from(x).expect("small").to_le_bytes();
+    let mut out = b"glTF".to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&n(28 + json.len() + bin.len()));
+    out.extend_from_slice(&n(json.len()));
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&n(bin.len()));
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+/// Same document (as JSON values) and byte-equal binary chunk.
+fn assert_same_content(a: &[u8], b: &[u8], what: &str) {
+    let (doc_a, bin_a) = glb_parts(a);
+    let (doc_b, bin_b) = glb_parts(b);
+    assert_eq!(doc_a, doc_b, "{what}: documents differ");
+    assert_eq!(bin_a.len(), bin_b.len(), "{what}: binary chunk lengths");
+    assert!(bin_a == bin_b, "{what}: binary chunks differ");
+}
+
+/// `bytes` fitted on its `Ponytail` with `joints` bones.
+fn fit_file(bytes: &[u8], joints: usize, attachment: Option<usize>) -> Vec<u8> {
+    let avatar = tress_rig::load_bytes(bytes, None).expect("load");
+    let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
+    let opts = FitOptions {
+        joints,
+        attachment,
+        ..FitOptions::default()
+    };
+    let f = fit::fit_hair(&avatar, mesh, &opts).expect("fit");
+    fit::glb::write_fit(bytes, &avatar, &f).expect("write")
+}
+
+#[test]
+fn unfit_gives_back_the_original_file() {
+    let original = asset_bytes();
+    let fitted = fit_file(&original, 6, None);
+    assert_ne!(glb_parts(&fitted), glb_parts(&original));
+    assert_eq!(fit::glb::recorded_fits(&original), Ok(0));
+    assert_eq!(fit::glb::recorded_fits(&fitted), Ok(1));
+    let back = fit::glb::undo_fit(&fitted).expect("undo");
+    assert_same_content(&back, &original, "fit then unfit");
+    // Both files are packed compactly with keys in order, so the bytes agree too.
+    assert!(back == original, "same content but different bytes");
+    assert_eq!(fit::glb::recorded_fits(&back), Ok(0));
+}
+
+#[test]
+fn stacked_fits_come_off_one_at_a_time() {
+    let original = asset_bytes();
+    let once = fit_file(&original, 6, None);
+    let twice = fit_file(&once, 4, None);
+    assert_eq!(fit::glb::recorded_fits(&twice), Ok(2));
+
+    let base = tress_rig::load_bytes(&original, None).expect("load");
+    let fitted = tress_rig::load_bytes(&twice, None).expect("fitted file loads");
+    assert!(fitted.warnings.is_empty(), "{:?}", fitted.warnings);
+    // Six bones and a tail, then four and a tail; a spring per fit.
+    assert_eq!(fitted.nodes.len(), base.nodes.len() + 7 + 5);
+    assert_eq!(fitted.springs.chains.len(), base.springs.chains.len() + 2);
+    let pony = fit::mesh_by_name(&fitted, "Ponytail").expect("mesh");
+    let skinned = fitted
+        .nodes
+        .iter()
+        .find(|n| n.mesh == Some(pony))
+        .and_then(|n| n.skin)
+        .expect("the ponytail is skinned");
+    // The second fit's skin: the head and four bones.
+    assert_eq!(fitted.skins[skinned].joints.len(), 5);
+
+    let one_off = fit::glb::undo_fit(&twice).expect("first undo");
+    assert_same_content(&one_off, &once, "two fits, one unfit");
+    assert!(one_off == once, "two fits, one unfit: bytes differ");
+    assert_eq!(fit::glb::recorded_fits(&one_off), Ok(1));
+    let both_off = fit::glb::undo_fit(&one_off).expect("second undo");
+    assert_same_content(&both_off, &original, "two fits, two unfits");
+    assert!(both_off == original, "two fits, two unfits: bytes differ");
+
+    let back = tress_rig::load_bytes(&both_off, None).expect("unfitted file loads");
+    assert_eq!(back.nodes.len(), base.nodes.len());
+    assert_eq!(back.springs.chains.len(), base.springs.chains.len());
+    assert_eq!(back.nodes, base.nodes);
+    assert_eq!(back.meshes, base.meshes);
+    assert_eq!(back.skins, base.skins);
+    assert_eq!(back.springs, base.springs);
+    assert_eq!(back.humanoid, base.humanoid);
+    assert_eq!(back.warnings, base.warnings);
+    assert_eq!(
+        fit::glb::undo_fit(&both_off),
+        Err(fit::glb::UndoError::NoRecord)
+    );
+}
+
+#[test]
+fn unfit_restores_what_the_fit_created() {
+    // No extensions (so no VRMC_springBone to append to), odd root extras,
+    // and an empty record list the user put there: all come back as they were.
+    let (mut doc, bin) = glb_parts(&asset_bytes());
+    let head = tress_rig::load_bytes(&asset_bytes(), None)
+        .expect("load")
+        .humanoid
+        .and_then(|h| h.bone("head"))
+        .expect("head");
+    let root = doc.as_object_mut().expect("object");
+    root.remove("extensions");
+    root.remove("extensionsUsed");
+    for extras in [
+        None,
+        Some(serde_json::json!("a note")),
+        Some(serde_json::Value::Null),
+        Some(serde_json::json!({ "tress_fit": [], "author": "me" })),
+    ] {
+        let mut doc = doc.clone();
+        if let Some(e) = &extras {
+            doc["extras"] = e.clone();
+        }
+        let original = glb_pack(&doc, &bin);
+        let fitted = fit_file(&original, 3, Some(head));
+        let (fitted_doc, _) = glb_parts(&fitted);
+        assert!(fitted_doc.pointer("/extensions/VRMC_springBone").is_some());
+        let back = fit::glb::undo_fit(&fitted).expect("undo");
+        assert_same_content(&back, &original, &format!("extras {extras:?}"));
+        assert!(back == original, "extras {extras:?}: bytes differ");
+    }
+}
+
+#[test]
+fn unfit_refuses_files_it_cannot_undo() {
+    use fit::glb::{UndoError, undo_fit};
+    assert!(matches!(undo_fit(b"not a GLB"), Err(UndoError::NotGlb(_))));
+    assert_eq!(undo_fit(&asset_bytes()), Err(UndoError::NoRecord));
+
+    let fitted = fit_file(&asset_bytes(), 6, None);
+    let (doc, bin) = glb_parts(&fitted);
+    let undo_with = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut d = doc.clone();
+        edit(&mut d);
+        undo_fit(&glb_pack(&d, &bin))
+    };
+    // The fitted chain's last node removed after fitting.
+    let shortened = undo_with(&|d| {
+        d["nodes"].as_array_mut().expect("nodes").pop();
+    });
+    match &shortened {
+        Err(UndoError::Edited(s)) => assert!(s.contains("nodes"), "{s}"),
+        other => panic!("shortened nodes: {other:?}"),
+    }
+    // A node added after fitting would be lost by the undo.
+    let grown = undo_with(&|d| {
+        d["nodes"]
+            .as_array_mut()
+            .expect("nodes")
+            .push(serde_json::json!({ "name": "added later" }));
+    });
+    assert!(matches!(grown, Err(UndoError::Edited(_))), "{grown:?}");
+    // The mesh given another skin.
+    let reskinned = undo_with(&|d| {
+        let pony = d["meshes"]
+            .as_array()
+            .and_then(|m| m.iter().position(|m| m["name"] == "Ponytail"))
+            .expect("Ponytail mesh");
+        let n = d["nodes"]
+            .as_array_mut()
+            .and_then(|n| n.iter_mut().find(|n| n["mesh"] == pony))
+            .expect("the node drawing it");
+        n["skin"] = serde_json::json!(0);
+    });
+    assert!(
+        matches!(reskinned, Err(UndoError::Edited(_))),
+        "{reskinned:?}"
+    );
+    // A record whose array lengths were tampered with.
+    let bad_lengths = undo_with(&|d| {
+        d["extras"]["tress_fit"][0]["lengths"]["nodes"] = serde_json::json!("many");
+    });
+    assert!(
+        matches!(bad_lengths, Err(UndoError::BadRecord(_))),
+        "{bad_lengths:?}"
+    );
+    let shorter_record = undo_with(&|d| {
+        d["extras"]["tress_fit"][0]["lengths"]["accessors"][1] = serde_json::json!(1);
+    });
+    assert!(
+        matches!(
+            shorter_record,
+            Err(UndoError::Edited(_) | UndoError::BadRecord(_))
+        ),
+        "{shorter_record:?}"
+    );
+    let not_a_list = undo_with(&|d| {
+        d["extras"]["tress_fit"] = serde_json::json!({});
+    });
+    assert!(
+        matches!(not_a_list, Err(UndoError::BadRecord(_))),
+        "{not_a_list:?}"
+    );
+    // A fit refuses to stack onto a record list it does not recognise.
+    let mut foreign = glb_parts(&asset_bytes());
+    foreign.0["extras"] = serde_json::json!({ "tress_fit": "someone else's" });
+    let foreign = glb_pack(&foreign.0, &foreign.1);
+    let avatar = tress_rig::load_bytes(&foreign, None).expect("load");
+    let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("mesh");
+    let f = fit::fit_hair(&avatar, mesh, &FitOptions::default()).expect("fit");
+    match fit::glb::write_fit(&foreign, &avatar, &f) {
+        Err(fit::glb::WriteError::Document(s)) => assert!(s.contains("tress_fit"), "{s}"),
+        other => panic!("foreign record list: {:?}", other.map(|b| b.len())),
+    }
+    // Every error reads as a sentence naming the problem.
+    for e in [shortened, grown, bad_lengths, not_a_list] {
+        let text = e.expect_err("refused").to_string();
+        assert!(text.len() > 30, "{text}");
+    }
+}
+
 #[test]
 fn errors_name_what_is_missing() {
     let (_, avatar, _) = ponytail();

@@ -25,7 +25,9 @@
 //!   tracks too (looping or one-shot);
 //! - `fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm`: rigs an
 //!   unrigged (or badly rigged) hair mesh as one spring chain under the head
-//!   and writes the file with the chain, skin and weights added.
+//!   and writes the file with the chain, skin and weights added;
+//! - `unfit FILE -o OUT`: takes the last `fit` back out of a fitted file,
+//!   from the record the fit left in it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +41,7 @@ fn usage() -> ExitCode {
          tress retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop] -o OUT.glb\n       \
          tress generate-assets [--check] [DIR]\n       \
          tress fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm\n       \
+         tress unfit FILE -o OUT.vrm\n       \
          tress export AVATAR --anim FILE --clip NAME [--bake] [--loop] [--keep-travel] -o OUT.glb\n       {}\n       {}",
         tress_rig::cli::measure::USAGE,
         tress_rig::cli::fit_colliders::USAGE
@@ -607,7 +610,47 @@ fn fit(args: &[String]) -> ExitCode {
         t_fit.as_secs_f64() * 1e3,
         t_write.as_secs_f64() * 1e3
     );
-    println!("wrote {out}");
+    println!("wrote {out} (`tress unfit {out} -o OUT.vrm` takes this fit back out)");
+    ExitCode::SUCCESS
+}
+
+fn unfit(args: &[String]) -> ExitCode {
+    use tress_rig::fit::glb;
+    let positional: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !(a.starts_with('-') || *i > 0 && args[i - 1] == "-o"))
+        .map(|(_, a)| a)
+        .collect();
+    let (Some(file), Some(out)) = (positional.first(), flag_values(args, "-o").first().copied())
+    else {
+        return usage();
+    };
+    let bytes = match std::fs::read(file.as_str()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = match glb::undo_fit(&bytes) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::write(out, &written) {
+        eprintln!("error: writing {out}: {e}");
+        return ExitCode::FAILURE;
+    }
+    // The output was just written by the undo, so it reads back.
+    let left = match glb::recorded_fits(&written).unwrap_or(0) {
+        0 => "no fit recorded in it any more".to_owned(),
+        1 => "1 earlier fit still recorded".to_owned(),
+        n => format!("{n} earlier fits still recorded"),
+    };
+    println!("wrote {out}: {file} with its last fit taken out ({left})");
     ExitCode::SUCCESS
 }
 
@@ -664,6 +707,7 @@ fn main() -> ExitCode {
         Some("measure") => measure(&args[1..]),
         Some("fit-colliders") => fit_colliders(&args[1..]),
         Some("fit") => fit(&args[1..]),
+        Some("unfit") => unfit(&args[1..]),
         _ => usage(),
     }
 }

@@ -12,13 +12,20 @@
 //! Not handled, with an error: VRM 0.x files (their springs live in
 //! `secondaryAnimation`, with different semantics) and `.gltf` files with
 //! external buffers (the output is one GLB).
+//!
+//! Each fit also pushes a record of what it changed onto the root
+//! `extras.tress_fit`, so [`undo_fit`] can take the last fit back out of
+//! the file alone (`tress unfit`).
+
+mod record;
 
 use serde_json::{Value, json};
 
 use super::HairFit;
 use super::apply::fitted_chain;
-use crate::glb_edit::{array, f32_bytes, push_accessor};
+use crate::glb_edit::{array, f32_bytes, open, push_accessor, seal, to_glb};
 use crate::model::Avatar;
+use record::Record;
 
 const ARRAY_BUFFER: u32 = 34962;
 const FLOAT: u32 = 5126;
@@ -59,22 +66,9 @@ impl core::error::Error for WriteError {}
 /// [`WriteError`] for VRM 0.x, non-GLB input, or a document whose mesh or
 /// nodes do not match `avatar`.
 pub fn write_fit(original: &[u8], avatar: &Avatar, fit: &HairFit) -> Result<Vec<u8>, WriteError> {
-    if !original.starts_with(b"glTF") {
-        return Err(WriteError::NotGlb("not a GLB container".into()));
-    }
-    let glb = gltf::Glb::from_slice(original).map_err(|e| WriteError::NotGlb(e.to_string()))?;
-    let mut doc: Value =
-        serde_json::from_slice(&glb.json).map_err(|e| WriteError::NotGlb(e.to_string()))?;
-    let mut bin: Vec<u8> = glb.bin.map(|b| b.into_owned()).unwrap_or_default();
+    let (mut doc, mut bin) = open(original).map_err(WriteError::NotGlb)?;
     if doc.pointer("/extensions/VRM").is_some() {
         return Err(WriteError::Vrm0);
-    }
-    if let Some(b) = doc.pointer("/buffers/0")
-        && b.get("uri").is_some()
-    {
-        return Err(WriteError::NotGlb(
-            "buffer 0 refers to an external file".into(),
-        ));
     }
     let node_count = doc["nodes"].as_array().map_or(0, Vec::len);
     if node_count != avatar.nodes.len() {
@@ -94,6 +88,9 @@ pub fn write_fit(original: &[u8], avatar: &Avatar, fit: &HairFit) -> Result<Vec<
             fit.weights.len()
         )));
     }
+
+    let (record, stack) = Record::before(&doc, bin.len(), fit.attachment, fit.mesh_node, fit.mesh)
+        .map_err(WriteError::Document)?;
 
     // Nodes: the joints in order, then the tail, each the parent of the next.
     let first = node_count;
@@ -211,5 +208,92 @@ pub fn write_fit(original: &[u8], avatar: &Avatar, fit: &HairFit) -> Result<Vec<
         used.push(json!("VRMC_springBone"));
     }
 
-    Ok(crate::glb_edit::close(doc, bin))
+    seal(&mut doc, &mut bin);
+    record
+        .push(&mut doc, bin.len(), stack)
+        .map_err(WriteError::Document)?;
+    Ok(to_glb(&doc, &bin))
+}
+
+/// Why a fit cannot be taken out of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UndoError {
+    /// Not a GLB (`.vrm` / `.glb`) file, or a broken one.
+    NotGlb(String),
+    /// The file holds no fit record.
+    NoRecord,
+    /// The last record is not one [`write_fit`] writes.
+    BadRecord(String),
+    /// The document is no longer as the fit left it.
+    Edited(String),
+}
+
+impl core::fmt::Display for UndoError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NotGlb(s) => write!(
+                f,
+                "cannot undo a fit in this file: {s} (fits are written into GLB-based .vrm/.glb files)"
+            ),
+            Self::NoRecord => write!(
+                f,
+                "the file has no fit record (extras.{}): it was not written by `tress fit`, or every fit in it was already undone",
+                record::KEY
+            ),
+            Self::BadRecord(s) => write!(
+                f,
+                "the last fit record (extras.{}) cannot be read: {s}",
+                record::KEY
+            ),
+            Self::Edited(s) => write!(
+                f,
+                "the file was changed after the fit ({s}), so undoing it would break the file; fit the original file again instead"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for UndoError {}
+
+/// `bytes` (a file written by [`write_fit`]) with its last fit taken out:
+/// the document and binary chunk as they were before that fit.
+///
+/// # Errors
+/// [`UndoError`] when the file is not a GLB, holds no fit record, or was
+/// changed after the fit in a way the record cannot undo.
+pub fn undo_fit(bytes: &[u8]) -> Result<Vec<u8>, UndoError> {
+    let (mut doc, mut bin) = open(bytes).map_err(UndoError::NotGlb)?;
+    let Some(stack) = doc.get_mut("extras").and_then(|e| e.get_mut(record::KEY)) else {
+        return Err(UndoError::NoRecord);
+    };
+    let Value::Array(stack) = stack else {
+        return Err(UndoError::BadRecord(format!(
+            "`extras.{}` is not a list",
+            record::KEY
+        )));
+    };
+    let Some(last) = stack.pop() else {
+        return Err(UndoError::NoRecord);
+    };
+    let remaining = core::mem::take(stack);
+    let record = Record::from_json(&last).map_err(UndoError::BadRecord)?;
+    record.restore(&mut doc, &mut bin, remaining)?;
+    Ok(to_glb(&doc, &bin))
+}
+
+/// How many fits `bytes` records (0 for a file never fitted).
+///
+/// # Errors
+/// [`UndoError::NotGlb`] when the file is not a GLB;
+/// [`UndoError::BadRecord`] when the record stack is not a list.
+pub fn recorded_fits(bytes: &[u8]) -> Result<usize, UndoError> {
+    let (doc, _) = open(bytes).map_err(UndoError::NotGlb)?;
+    match doc.get("extras").and_then(|e| e.get(record::KEY)) {
+        None => Ok(0),
+        Some(Value::Array(a)) => Ok(a.len()),
+        Some(_) => Err(UndoError::BadRecord(format!(
+            "`extras.{}` is not a list",
+            record::KEY
+        ))),
+    }
 }
