@@ -9,7 +9,9 @@
 use super::chain::{Chain, Joint};
 use super::params::{ContactMode, Mode};
 use super::pose::Pose;
-use crate::collide::{ShapeKind, WorldCollider, push_out_point, push_out_segment_moving};
+use crate::collide::{
+    ShapeKind, WorldCollider, clearance_point, push_out_point, push_out_segment_moving,
+};
 use crate::math::{Real, Vec3, ops};
 
 /// 1 / H.
@@ -134,8 +136,26 @@ pub(crate) fn resolve_contacts(
             let whole = segment && matches!(c.cur.kind, ShapeKind::Sphere | ShapeKind::Capsule);
             let hit = if whole || c.moved > 0.5 * (c.cur.radius + hit_radius) {
                 let p0 = if whole { o } else { xh };
-                push_out_segment_moving(&c.prev, &c.cur, c.moved, p0, xh, hit_radius)
-                    .map(|h| (h.correction, h.normal))
+                push_out_segment_moving(&c.prev, &c.cur, c.moved, p0, xh, hit_radius).and_then(
+                    |h| {
+                        if !whole {
+                            return Some((h.correction, h.normal));
+                        }
+                        // The segment cannot move its root: the depth the
+                        // root already has (a tie inside the scalp's
+                        // collider) is not this segment's to resolve, only
+                        // what the segment adds to it. Without this a root
+                        // inside a collider turns its segment to point
+                        // straight out of it.
+                        let root = clearance_point(&c.cur, o, hit_radius).0;
+                        if root >= 0.0 {
+                            return Some((h.correction, h.normal));
+                        }
+                        let depth = -h.clearance;
+                        let own = depth + root;
+                        (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+                    },
+                )
             } else {
                 // A point against a slow collider: the plain point query.
                 push_out_point(&c.cur, xh, hit_radius).map(|(p, n)| (p - xh, n))

@@ -16,7 +16,9 @@
 //! 6. computes [`weights`]: the root band pinned to the attachment, then
 //!    neighbouring bones blended along the arc;
 //! 7. derives spring parameters per joint, the hit radius from the band
-//!    radius at the joint's tail.
+//!    radius at the joint's tail, and the stiffness at least what keeps the
+//!    bone's bend within what its skinning can take without stretching
+//!    (thick locks and the short root hand-over need more; `bend_stiffness`).
 //!
 //! [`apply()`] puts the result into an [`Avatar`] (and [`undo`] takes it back
 //! out); [`glb`] writes it into the original file's bytes.
@@ -197,8 +199,9 @@ pub struct HairFit {
 
 /// Spring values for a fitted lock: a long lock's (the built-in avatar's
 /// `LONG` values: stiffness 0.6, drag 0.4, gravity 0.5 down), with the
-/// stiffness rising toward the root where a real lock is held by the tie.
-fn spring_for(k: usize, bones: usize, hit_radius: f32) -> JointSpring {
+/// stiffness rising toward the root where a real lock is held by the tie,
+/// and at least `bend`, what a lock this thick needs (see [`bend_stiffness`]).
+fn spring_for(k: usize, bones: usize, hit_radius: f32, bend: f32) -> JointSpring {
     let t = if bones > 1 {
         k as f32 / (bones - 1) as f32
     } else {
@@ -206,11 +209,48 @@ fn spring_for(k: usize, bones: usize, hit_radius: f32) -> JointSpring {
     };
     JointSpring {
         hit_radius,
-        stiffness: 0.9 - 0.3 * t,
+        stiffness: (0.9 - 0.3 * t).max(bend),
         gravity_power: 0.5,
         gravity_dir: Vec3::NEG_Y,
-        drag_force: 0.4,
+        drag_force: DRAG,
     }
+}
+
+/// Drag of every fitted joint.
+const DRAG: f32 = 0.4;
+
+/// Head turn speed the bend rule is written for, rad/s (115°/s: a brisk
+/// turn; the standard `tress measure` run peaks at 188°/s).
+const REFERENCE_SPIN: f32 = 2.0;
+
+/// Skin stretch the bend rule allows at [`REFERENCE_SPIN`].
+const MAX_SKIN_STRETCH: f32 = 0.03;
+
+/// VRM stiffness that keeps a bone within `max_bend` radians of the
+/// direction the attachment carries it in while the attachment turns at
+/// `spin` rad/s, with the bone's far end `lever` metres from the
+/// attachment's origin and the bone `length` long.
+///
+/// Linear blend skinning turns a bend of `θ` between two bones into a
+/// stretch of about `r θ / b` on the outside of a lock of radius `r` whose
+/// weights hand over along `b`, so a stretch of at most `ε` allows
+/// `θ = ε b / r` (the caller's `max_bend`): thick locks and short hand-overs
+/// must bend less. The improved solver pulls a bone's end toward its carried
+/// rest place with `k` (1/s², 1000 × VRM stiffness) against damping `c`
+/// (`max(√k, −60 ln(1 − drag))`, `spring_rig::improved_params`) on its world
+/// velocity, so an end carried at speed `V = spin · lever` trails by
+/// `c V / k`, an angle of `c V / (k L)`; this returns the smallest `k`
+/// keeping that below `max_bend`, capped at the solver's largest stiffness.
+fn bend_stiffness(spin: f32, lever: f32, length: f32, max_bend: f32) -> f32 {
+    if length <= 0.0 || max_bend <= 0.0 {
+        return 0.0;
+    }
+    // c / k must stay below 1 / trail.
+    let trail = spin * lever / (max_bend * length);
+    let c_drag = -60.0 * tress_core::math::ops::ln(1.0 - DRAG);
+    // c = √k: k = trail²; c = c_drag: k = c_drag · trail.
+    let k = (trail * trail).max(c_drag * trail);
+    k.min(tress_core::spring::MAX_STIFFNESS) / 1000.0
 }
 
 /// A name not yet used in `avatar` or `taken`.
@@ -409,6 +449,32 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
     let positions = line.equal_arc_points(opts.joints + 1);
     let segment = length / opts.joints as f32;
     let attach_world = world[attachment];
+    // The root hand-over (step 6) and the stiffness each bone needs so that
+    // its bend stays within what the skin can take (step 7).
+    let seed_arc = seeds
+        .iter()
+        .map(|&s| line.project(welded.positions[s as usize]))
+        .fold(0.0f32, f32::max);
+    let pinned = (segment / 6.0).max(seed_arc).min(0.45 * segment);
+    let release = 0.5 * segment;
+    let origin = attach_world.w_axis.truncate();
+    let bend: Vec<f32> = (0..opts.joints)
+        .map(|k| {
+            let arc = segment * k as f32;
+            // The thickest band along the bone.
+            let r = (0..=8)
+                .map(|i| line.radius_at((arc + segment * i as f32 / 8.0).min(length)))
+                .fold(0.0f32, f32::max);
+            let blend = if k == 0 { release - pinned } else { segment };
+            let lever = positions[k + 1].distance(origin);
+            bend_stiffness(
+                REFERENCE_SPIN,
+                lever,
+                segment,
+                MAX_SKIN_STRETCH * blend / r.max(f32::MIN_POSITIVE),
+            )
+        })
+        .collect();
     let mut taken: Vec<String> = Vec::new();
     let mut chain: Vec<FittedJoint> = Vec::with_capacity(opts.joints + 1);
     let mut parent_world = attach_world;
@@ -437,7 +503,12 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
             position: p,
             arc,
             inverse_bind: joint_world.inverse() * mesh_world,
-            spring: spring_for(k.min(opts.joints - 1), opts.joints, hit),
+            spring: spring_for(
+                k.min(opts.joints - 1),
+                opts.joints,
+                hit,
+                bend[k.min(opts.joints - 1)],
+            ),
         });
         parent_world = joint_world;
     }
@@ -445,18 +516,14 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
 
     // 6. Weights. The pinned band: a sixth of a bone, and at least the root
     // band's own extent along the arc.
-    let seed_arc = seeds
-        .iter()
-        .map(|&s| line.project(welded.positions[s as usize]))
-        .fold(0.0f32, f32::max);
     let layout = Layout {
         bones: opts.joints,
         segment,
-        pinned: (segment / 6.0).max(seed_arc).min(0.45 * segment),
+        pinned,
         // Handing over by the first bone's midpoint keeps every vertex at two
         // influences at most. (Releasing at the first joint instead, three
         // influences, measured no better: p99 stretch 26.1 % against 25.1 %.)
-        release: 0.5 * segment,
+        release,
     };
     let mut unreached = 0usize;
     let mut pinned_vertices = 0usize;

@@ -24,6 +24,11 @@
 //!    shoulders and in front of the line through the humanoid upper arms
 //!    (forward = left-to-right-arm direction × up): such hair drapes over
 //!    the shoulder and chest, across colliders: segments.
+//! 5. **Embedded root**: a collider that moves with the root contains the
+//!    root itself (a tie or hairline inside the head sphere). A tail check
+//!    lets the segment dip deeper than its root on the way out; segment
+//!    contact resolves exactly what the segment adds to the root's depth
+//!    (`docs/SOLVER.md`): segments.
 //!
 //! A chain without simulated segments keeps the rig's default.
 
@@ -126,6 +131,7 @@ pub(crate) fn choose(ctx: &Ctx<'_>, fit: &mut ColliderFit) {
         // Rules 2 and 3.
         let mut nearest_body: Option<(f32, usize)> = None;
         let mut worst_chord: Option<(f32, usize)> = None;
+        let mut embedded: Option<(f32, usize)> = None;
         for &c in &set {
             let Some(r) = rounds[c] else { continue };
             let d = r.surface_distance(pts[0]);
@@ -134,6 +140,9 @@ pub(crate) fn choose(ctx: &Ctx<'_>, fit: &mut ColliderFit) {
             }
             let moves_with_root =
                 root_parent.is_some_and(|p| avatar.is_self_or_ancestor(p, shapes[c].node));
+            if moves_with_root && d < 0.0 && embedded.is_none_or(|(w, _)| d < w) {
+                embedded = Some((d, c));
+            }
             if moves_with_root {
                 let chord = r.r
                     - ops::sqrt(((r.r + hit) * (r.r + hit) - 0.25 * longest * longest).max(0.0));
@@ -171,6 +180,15 @@ pub(crate) fn choose(ctx: &Ctx<'_>, fit: &mut ColliderFit) {
                 label(c)
             )),
             None => {}
+        }
+
+        // Rule 5.
+        if let Some((d, c)) = embedded {
+            segment.push(format!(
+                "its root lies {:.1} mm inside {}, so a tail check would let its first segment dip deeper",
+                -d * 1000.0,
+                label(c)
+            ));
         }
 
         // Rule 4.
