@@ -97,8 +97,6 @@ impl Default for ChainDesc {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Joint {
     pub params: JointParams,
-    /// e^(−c h), cached so a step does no `exp`.
-    pub decay: Real,
     /// The step written as `x + h u = x + c_v v + c_k (r − x) + s c_g`
     /// with `r` the target: `c_v = h e^(−c h)`, `c_k = h² e^(−c h) k`,
     /// `c_g = h² e^(−c h) g` (see `step_chain`).
@@ -170,7 +168,6 @@ impl Joint {
             lateral_keep,
             pushed: 0.0,
             params,
-            decay: params.decay(),
             c_v: 0.0,
             c_k: 0.0,
             c_g: Vec3::ZERO,
@@ -193,8 +190,8 @@ impl Joint {
 
     /// Recomputes the per-step factors from `params`.
     fn refresh_coefficients(&mut self) {
+        // e^(−c h) is folded in here, so a step does no `exp`.
         let (h, d) = (super::params::H, self.params.decay());
-        self.decay = d;
         self.c_v = h * d;
         self.c_k = h * h * d * self.params.stiffness;
         self.c_g = self.params.gravity * (h * h * d);
