@@ -589,3 +589,32 @@ pub fn mesh_by_name(avatar: &Avatar, name: &str) -> Option<usize> {
                 .and_then(|n| n.mesh)
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bend_stiffness_keeps_the_trail_within_the_allowed_bend() {
+        // Hand-computed: spin 2 rad/s, end 0.2 m from the attachment, bone
+        // 0.1 m, 0.1 rad allowed: the end moves at 0.4 m/s and may trail
+        // 0.01 m, so c/k ≤ 1/40 s. Drag 0.4 gives c = −60 ln 0.6 ≈ 30.6/s,
+        // below √k at k = 40² = 1600/s²: k = 1600, VRM stiffness 1.6.
+        let k = bend_stiffness(2.0, 0.2, 0.1, 0.1);
+        assert!((k - 1.6).abs() < 1e-4, "{k}");
+        // With a slower turn the drag term decides: trail 10, c·trail ≈ 306.
+        let k = bend_stiffness(0.5, 0.2, 0.1, 0.1);
+        assert!((k - 0.3065).abs() < 1e-3, "{k}");
+        // Whatever comes out, the solver's trail angle c V / (k L) is within
+        // the bend asked for, unless the stiffness hit the solver's cap.
+        for (spin, lever, len, bend) in [(2.0, 0.3, 0.05, 0.02), (1.0, 0.1, 0.2, 0.3)] {
+            let k = 1000.0 * bend_stiffness(spin, lever, len, bend);
+            let c = k.sqrt().max(-60.0 * (1.0f32 - DRAG).ln());
+            let trail = c * spin * lever / (k * len);
+            assert!(trail <= bend * 1.0001 || k >= tress_core::spring::MAX_STIFFNESS * 0.999);
+        }
+        // Nothing to hold: no extra stiffness.
+        assert_eq!(bend_stiffness(2.0, 0.2, 0.0, 0.1), 0.0);
+        assert_eq!(bend_stiffness(2.0, 0.2, 0.1, 0.0), 0.0);
+    }
+}
