@@ -593,6 +593,7 @@ pub fn mesh_by_name(avatar: &Avatar, name: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tress_core::math::ops;
 
     #[test]
     fn bend_stiffness_keeps_the_trail_within_the_allowed_bend() {
@@ -609,7 +610,7 @@ mod tests {
         // the bend asked for, unless the stiffness hit the solver's cap.
         for (spin, lever, len, bend) in [(2.0, 0.3, 0.05, 0.02), (1.0, 0.1, 0.2, 0.3)] {
             let k = 1000.0 * bend_stiffness(spin, lever, len, bend);
-            let c = k.sqrt().max(-60.0 * (1.0f32 - DRAG).ln());
+            let c = ops::sqrt(k).max(-60.0 * ops::ln(1.0 - DRAG));
             let trail = c * spin * lever / (k * len);
             assert!(trail <= bend * 1.0001 || k >= tress_core::spring::MAX_STIFFNESS * 0.999);
         }
