@@ -384,8 +384,9 @@ pub fn push_and_slide(
 
 /// Follow-The-Leader for one row: places `x` at its rest distance `lr` from
 /// the parent row `x_prev` and hands a fraction `sd` of each correction back
-/// to the parent's velocity (`q_prev`). Kept out of line: inlined into the
-/// sweep, the vectoriser gave up on this loop.
+/// to the parent's velocity (`q_prev`). Every kernel function is
+/// `#[inline(always)]` so that the AVX2 entry (`step_chunks_on`) compiles all
+/// of it for AVX2; `perf annotate` shows this loop as 8-wide `vmulps`/`vaddps`.
 #[inline(always)]
 fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
     let d = sub(x, x_prev);
@@ -417,7 +418,8 @@ fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
     }
 }
 
-/// Out of line for the same reason as [`ftl_row`].
+/// A capsule push with the slide back to the rest length (see [`ftl_row`]
+/// for why it is inlined).
 #[inline(always)]
 fn push_slide_row(cap: &Capsule, x: &mut V, q: &mut V, par: &V, len: &Row) -> bool {
     cap.push_rows::<true>(x, q, par, len)
