@@ -51,6 +51,9 @@ pub struct RigOptions {
     /// locks tenfold, at the price of a looser frame-rate agreement where
     /// locks touch colliders (`docs/SOLVER.md`, "Flat locks").
     pub flat_lock_stiffness: f32,
+    /// Improved mode: drape over contact ([`ChainDesc::drape`]); off by
+    /// default.
+    pub drape: bool,
     /// Stepping policy.
     pub config: StepConfig,
 }
@@ -63,6 +66,7 @@ impl Default for RigOptions {
             tail_chains: 0,
             vrm_length_quirk: false,
             flat_lock_stiffness: 0.0,
+            drape: false,
             config: StepConfig::default(),
         }
     }
@@ -274,6 +278,7 @@ impl SpringRig {
                 center,
                 vrm_length_quirk: opts.vrm_length_quirk,
                 virtual_tail: chain.virtual_tail.is_some(),
+                drape: opts.drape,
             };
             let index = rig
                 .world

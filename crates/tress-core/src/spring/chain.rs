@@ -76,6 +76,13 @@ pub struct ChainDesc {
     /// childless end). three-vrm measures such a bone's length from its own
     /// current matrix, so the length quirk does not apply to it.
     pub virtual_tail: bool,
+    /// Improved mode: drape over contact (off by default). A segment a
+    /// collider pushes passes its turn on: the segments below it aim along
+    /// it bent by their rest angles instead of along the rest arc carried
+    /// by the frame, and its parent takes a share of the turn, so the lock
+    /// bends over the contact instead of kinking at one joint
+    /// (`docs/SOLVER.md`, "Drape over contact").
+    pub drape: bool,
 }
 
 impl Default for ChainDesc {
@@ -89,6 +96,7 @@ impl Default for ChainDesc {
             center: None,
             vrm_length_quirk: false,
             virtual_tail: false,
+            drape: false,
         }
     }
 }

@@ -7,6 +7,7 @@ extern crate alloc;
 mod common;
 mod contact;
 mod curl;
+mod drape;
 mod flat;
 mod invariance;
 mod lengths;

@@ -22,7 +22,7 @@ pub struct Args {
 }
 
 /// The usage line.
-pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--fit-colliders] [--json OUT.json] [--plot OUT.png]";
+pub const USAGE: &str = "tress measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120] [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--drape] [--fit-colliders] [--json OUT.json] [--plot OUT.png]";
 
 /// Parses the arguments after `measure`.
 ///
@@ -59,6 +59,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                         "--flat-lock-stiffness needs a number ≥ 0 (1/s; 0: off)".to_owned()
                     })?;
             }
+            "--drape" => options.drape = true,
             "--meshes" => {
                 options.stretch_meshes = value("--meshes")?
                     .split(',')

@@ -109,6 +109,8 @@ pub struct MeasureOptions {
     pub stretch_meshes: Vec<String>,
     /// Flat-lock stiffness for the rig ([`RigOptions::flat_lock_stiffness`]).
     pub flat_lock_stiffness: f32,
+    /// Drape over contact for the rig ([`RigOptions::drape`]).
+    pub drape: bool,
 }
 
 impl Default for MeasureOptions {
@@ -123,6 +125,7 @@ impl Default for MeasureOptions {
             tail_chains: 0,
             stretch_meshes: Vec::new(),
             flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
+            drape: RigOptions::default().drape,
         }
     }
 }
@@ -320,6 +323,7 @@ pub fn measure_with_progress(
         mode: opts.solver.mode(),
         tail_chains: opts.tail_chains,
         flat_lock_stiffness: opts.flat_lock_stiffness,
+        drape: opts.drape,
         ..RigOptions::default()
     };
     let probe =
