@@ -216,6 +216,25 @@ pub(crate) fn resolve_contacts(
     xh
 }
 
+/// What the walk down a chain carries from one joint to the next.
+struct Walk {
+    /// The updated end of the segment above (the root for the first).
+    o: Vec3,
+    /// The same before this substep.
+    o_prev: Vec3,
+    /// Drape over contact (`ChainDesc::drape`): how far this segment aims
+    /// along its parent's actual direction turned by their rest angle
+    /// (`bend_from` → `bend_to`: the parent's carried rest direction → its
+    /// actual direction) instead of along the carried rest arc.
+    /// Whole-segment contact pushes a segment out of a collider the carried
+    /// arc runs into; if its child kept aiming at the arc it would be pushed
+    /// out again on its own, and the lock would bend sharply at single
+    /// joints, which linear blend skinning turns into edge stretch.
+    drape: Real,
+    bend_from: Vec3,
+    bend_to: Vec3,
+}
+
 /// One Improved or Earlier substep of a chain hanging from `frame`.
 pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, ctx: &StepCtx<'_>) {
     let s = ctx.scale;
@@ -224,48 +243,14 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
     let mut o_prev = chain.root_prev;
     chain.root_prev = o;
     let mut parent_w = frame.rot;
-    // Drape over contact (`ChainDesc::drape`). `drape` is how far this
-    // segment aims along its parent's actual direction turned by their rest
-    // angle (`bend_from` → `bend_to`: the parent's carried rest direction →
-    // its actual direction) instead of along the carried rest arc.
-    // Whole-segment contact pushes a segment out of a collider the carried
-    // arc runs into; if its child kept aiming at the arc it would be pushed
-    // out again on its own, and the lock would bend sharply at single
-    // joints, which linear blend skinning turns into edge stretch.
-    let drape_on = !earlier && chain.desc.drape;
-    let mut drape: Real = 0.0;
-    let (mut bend_from, mut bend_to) = (Vec3::ZERO, Vec3::ZERO);
-    for i in 0..joints.len() {
-        // The child as the last substep left it: where a collider pushed it
-        // off its carried rest direction, this segment takes `DRAPE_UP` of
-        // that turn, so the bend at the top of a contact is shared with the
-        // joint above. The child's `pushed` fades the share in, as below.
-        let up = match joints.get(i + 1) {
-            Some(c) if drape_on && c.pushed > 0.0 && c.len0 > 0.0 => {
-                let w = (c.pushed * (1.0 / FLAT_CONTACT_FADE)).min(1.0) * DRAPE_UP;
-                let from = (frame.rot * c.rest_vec) * (1.0 / c.len0);
-                let to = (c.x - joints[i].x) * (1.0 / (c.len0 * s).max(Real::MIN_POSITIVE));
-                Some((from, to, w))
-            }
-            _ => None,
-        };
-        let j = &mut joints[i];
+    for j in joints.iter_mut() {
         let len = j.len0 * s;
-        let (mut rest, base) = if earlier {
+        let (rest, base) = if earlier {
             let base = parent_w * j.local_rot;
             (base * j.axis, base)
         } else {
             (frame.rot * j.rest_vec, parent_w)
         };
-        let carried = rest;
-        if drape > 0.0 {
-            let (along, share) = turn_by_arc(bend_from, bend_to, rest);
-            rest += (along - rest) * (drape * share);
-        }
-        if let Some((from, to, w)) = up {
-            let (along, share) = turn_by_arc(from, to, rest);
-            rest += (along - rest) * (w * share);
-        }
         let p = &j.params;
         // f = k (r − x) + s g, u = e^(−c h) (v + h f), y = x + h u with the
         // target r = o + R: expanded as y = [x + c_v v + c_k (R − x) + s c_g]
@@ -308,19 +293,9 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
                 &mut pushed,
             )
         };
-        if j.lateral_keep < 1.0 || drape_on {
-            // Only flat locks and the shared drape read it.
+        if j.lateral_keep < 1.0 {
+            // Only flat locks read it.
             j.pushed = pushed / s.max(Real::MIN_POSITIVE);
-        }
-        if drape_on && len > 0.0 {
-            // Fades in with the push's size, like the flat-lock release, so
-            // a contact that rounding toggles changes the step by rounding
-            // only. A draped segment passes its drape on whole: the rest of
-            // the lock keeps its shape below the contact.
-            let contact = (pushed / (s * FLAT_CONTACT_FADE).max(Real::MIN_POSITIVE)).min(1.0);
-            drape = contact.max(drape);
-            bend_from = carried.normalize_or_zero();
-            bend_to = (xh - o) * (1.0 / len);
         }
         o_prev = j.x;
         j.x = xh;
@@ -330,6 +305,118 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
         }
         o = xh;
     }
+}
+
+/// [`step_chain`] with drape over contact (`ChainDesc::drape`, Improved
+/// mode). A separate function so that the default step keeps its own code:
+/// sharing one body (a const-generic switch) cost the plain step 7–16 % in
+/// `spring-bench`, through inlining and layout, with the drape compiled out.
+pub(crate) fn step_chain_draped(
+    chain: &mut Chain,
+    joints: &mut [Joint],
+    frame: &Pose,
+    ctx: &StepCtx<'_>,
+) {
+    let s = ctx.scale;
+    let o = frame.transform_point(chain.desc.root_offset * s);
+    let mut walk = Walk {
+        o,
+        o_prev: chain.root_prev,
+        drape: 0.0,
+        bend_from: Vec3::ZERO,
+        bend_to: Vec3::ZERO,
+    };
+    chain.root_prev = o;
+    for i in 0..joints.len() {
+        // The child as the last substep left it: where a collider pushed it
+        // off its carried rest direction, this segment takes `DRAPE_UP` of
+        // that turn, so the bend at the top of a contact is shared with the
+        // joint above. The child's `pushed` fades the share in, as below.
+        let up = match joints.get(i + 1) {
+            Some(c) if c.pushed > 0.0 && c.len0 > 0.0 => {
+                let w = (c.pushed * (1.0 / FLAT_CONTACT_FADE)).min(1.0) * DRAPE_UP;
+                let from = (frame.rot * c.rest_vec) * (1.0 / c.len0);
+                let to = (c.x - joints[i].x) * (1.0 / (c.len0 * s).max(Real::MIN_POSITIVE));
+                Some((from, to, w))
+            }
+            _ => None,
+        };
+        step_draped_joint(&mut joints[i], up, &mut walk, &chain.desc, frame, ctx);
+    }
+}
+
+/// One segment of [`step_chain_draped`]: the Improved step of
+/// [`step_chain`] with the target turned as the drape says; `up` is the
+/// share the child passes up.
+#[inline(always)]
+fn step_draped_joint(
+    j: &mut Joint,
+    up: Option<(Vec3, Vec3, Real)>,
+    walk: &mut Walk,
+    desc: &super::chain::ChainDesc,
+    frame: &Pose,
+    ctx: &StepCtx<'_>,
+) {
+    let s = ctx.scale;
+    let o = walk.o;
+    let len = j.len0 * s;
+    let carried = frame.rot * j.rest_vec;
+    let mut rest = carried;
+    if walk.drape > 0.0 {
+        let (along, share) = turn_by_arc(walk.bend_from, walk.bend_to, rest);
+        rest += (along - rest) * (walk.drape * share);
+    }
+    if let Some((from, to, w)) = up {
+        let (along, share) = turn_by_arc(from, to, rest);
+        rest += (along - rest) * (w * share);
+    }
+    // The update as in `step_chain` (expanded off the critical path).
+    let rest_s = rest * s;
+    let free = j.x + j.v * j.c_v + (rest_s - j.x) * j.c_k + j.c_g * s;
+    let mut y = free + o * j.c_k;
+    if j.lateral_keep < 1.0 {
+        // Flat lock, as in `step_chain`.
+        let target = o + rest_s;
+        let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
+        let w = frame.rot * j.lateral;
+        y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
+    }
+    let xh = project(o, y, len, rest);
+    let mut v = (xh - j.x) * INV_H;
+    let mut pushed = 0.0;
+    let xh = if ctx.candidates.is_empty() {
+        xh
+    } else {
+        let v_parent = (o - walk.o_prev) * INV_H;
+        let hit_radius = j.params.hit_radius * s;
+        resolve_contacts(
+            ctx,
+            desc.contact,
+            o,
+            xh,
+            len,
+            rest,
+            hit_radius,
+            &mut v,
+            v_parent,
+            &mut pushed,
+        )
+    };
+    j.pushed = pushed / s.max(Real::MIN_POSITIVE);
+    if len > 0.0 {
+        // Fades in with the push's size, like the flat-lock release, so a
+        // contact that rounding toggles changes the step by rounding only.
+        // A draped segment passes its drape on whole: the rest of the lock
+        // keeps its shape below the contact.
+        let contact = (pushed / (s * FLAT_CONTACT_FADE).max(Real::MIN_POSITIVE)).min(1.0);
+        walk.drape = contact.max(walk.drape);
+        walk.bend_from = carried.normalize_or_zero();
+        walk.bend_to = (xh - o) * (1.0 / len);
+    }
+    walk.o_prev = j.x;
+    j.x = xh;
+    j.v = v;
+    walk.o = xh;
 }
 
 /// One substep of an authored chain: joints follow the animated pose carried

@@ -7,7 +7,9 @@ use heapless::Vec;
 use super::super::chain::{Chain, Joint};
 use super::super::params::Mode;
 use super::super::pose::Pose;
-use super::super::step::{ColliderState, StepCtx, rest_chain, step_authored, step_chain};
+use super::super::step::{
+    ColliderState, StepCtx, rest_chain, step_authored, step_chain, step_chain_draped,
+};
 use super::super::vrm::{step_vrm, sync_tails};
 use super::{SpringWorld, UNITS_PER_SECOND, UNITS_PER_STEP};
 use crate::collide::{ShapeKind, closest_point_on_segment};
@@ -149,6 +151,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 sync_tails(joints, &center);
             } else if c.desc.mode == Mode::VrmCompatible {
                 step_vrm(chain, joints, &frame, &center, &ctx);
+            } else if c.desc.drape && c.desc.mode == Mode::Improved {
+                step_chain_draped(chain, joints, &frame, &ctx);
             } else {
                 step_chain(chain, joints, &frame, &ctx);
             }
