@@ -44,6 +44,16 @@ fn built_in_avatar_improved_settles_keeps_roots_and_agrees_across_frame_rates() 
             run.fps,
             run.settling.max_tip_step_m
         );
+        // The hair swings: at least one tip leaves its rest place carried by
+        // the head by centimetres during the ±60° turn (hair glued to the
+        // head would read 0), and stays within the locks' reach (36 cm).
+        assert!(
+            run.swing.max_tip_deviation_m > 0.02 && run.swing.max_tip_deviation_m < 0.36,
+            "{} fps: swing {:?}",
+            run.fps,
+            run.swing
+        );
+        assert!(run.swing.time_s > 0.0 && run.swing.time_s <= 4.0 + 1e-9);
         // Roots sit on the head to within float rounding (0.01 mm is ~100×
         // the rounding of world coordinates near 1.6 m).
         assert!(

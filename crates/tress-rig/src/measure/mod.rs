@@ -33,7 +33,7 @@ use tress_core::spring::Mode;
 
 pub use mesh::MeshSet;
 pub use motion::Motion;
-pub use run::{Feed, RunReport};
+pub use run::{Feed, RunReport, Swing};
 
 use crate::model::Avatar;
 use crate::spring_rig::{RigError, RigOptions};

@@ -101,6 +101,13 @@ pub fn summary(report: &Report) -> String {
             r.settling.window_s,
             mm(r.settling.max_tip_step_m)
         );
+        let _ = writeln!(
+            out,
+            "  swing while moving: a tip {:.1} cm from its rest place carried by the head ({}, t = {:.2} s)",
+            r.swing.max_tip_deviation_m * 100.0,
+            r.swing.chain,
+            r.swing.time_s
+        );
         if let Some(p) = &r.penetration {
             let _ = write!(
                 out,

@@ -39,6 +39,20 @@ pub struct Settling {
     pub max_tip_step_m: f32,
 }
 
+/// How far the hair swings while the head moves: the largest distance of a
+/// chain tip from its rest place carried by the chain's attachment frame
+/// (the hairstyle's shape held by the head), over the movement phase. Zero
+/// would be hair glued to the head; it says the hair still moves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Swing {
+    /// Largest tip deviation, metres.
+    pub max_tip_deviation_m: f32,
+    /// The chain it belongs to (the name of its first joint's node).
+    pub chain: String,
+    /// When, seconds into the run.
+    pub time_s: f64,
+}
+
 /// Results of one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunReport {
@@ -56,6 +70,8 @@ pub struct RunReport {
     pub writeback_m: f32,
     /// Tip motion at the end.
     pub settling: Settling,
+    /// Tip swing during the movement.
+    pub swing: Swing,
     /// Hair edge stretch (absent for joint-only runs).
     pub stretch: Option<StretchReport>,
     /// Hair inside the body (absent for joint-only runs).
@@ -144,6 +160,9 @@ pub fn run(
     let mut pos = Vec::new();
     let mut samples = Vec::with_capacity(frames + 1);
     let mut prev_tips: Option<Vec<Vec3>> = None;
+    // Each tip at rest in its attachment's frame (from the first sample).
+    let mut rest_tips: Vec<Vec3> = Vec::new();
+    let mut swing = (0.0f32, 0usize, 0.0f64);
     let mut root_fixity = 0.0f32;
     let mut settle = 0.0f32;
     let mut writeback = 0.0f32;
@@ -205,6 +224,22 @@ pub fn run(
             let local = frame_pose(&world, c.attachment).inverse_transform_point(origin);
             root_fixity = root_fixity.max(local.distance(*rest));
         }
+        if k == 0 {
+            rest_tips = rig
+                .chains
+                .iter()
+                .zip(&tips)
+                .map(|(c, &tip)| frame_pose(&world, c.attachment).inverse_transform_point(tip))
+                .collect();
+        } else if t <= setup.motion.move_s + 1e-9 {
+            for (ci, (c, &tip)) in rig.chains.iter().zip(&tips).enumerate() {
+                let carried = frame_pose(&world, c.attachment).transform_point(rest_tips[ci]);
+                let d = tip.distance(carried);
+                if d > swing.0 {
+                    swing = (d, ci, t);
+                }
+            }
+        }
         if let Some(prev) = &prev_tips
             && t - 1.0 / f64::from(fps) >= settle_from - 1e-9
         {
@@ -231,6 +266,15 @@ pub fn run(
         settling: Settling {
             window_s: setup.settle_window_s,
             max_tip_step_m: settle,
+        },
+        swing: Swing {
+            max_tip_deviation_m: swing.0,
+            chain: rig
+                .chains
+                .get(swing.1)
+                .and_then(|c| c.nodes.first())
+                .map_or_else(String::new, |&n| avatar.nodes[n].name.clone()),
+            time_s: swing.2,
         },
         stretch: mesh.zip(stretch.as_ref()).map(|((m, _), s)| s.report(m)),
         penetration: mesh
