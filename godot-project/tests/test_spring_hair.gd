@@ -54,6 +54,21 @@ func run(tree: SceneTree) -> String:
 	if max_lag < 0.01:
 		return "the tip never lagged the head (max %f m): is the hair simulated?" % max_lag
 	print("front lock tip lagged the rigid pose by up to %.3f m" % max_lag)
+	# Drape over contact, switched on at run time: the rig is rebuilt and
+	# keeps roots on the head and bone lengths while the head turns.
+	hair.drape = true
+	if not hair.drape:
+		return "drape did not switch on"
+	for f in 60:
+		skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * f / 60.0)))
+		await tree.process_frame
+		var root := seen[1].origin
+		if not root.is_finite() or root.distance_to(seen[0] * root_local) > 1e-4:
+			return "with drape: root left the head at frame %d" % f
+		for i in 6:
+			var d := seen[i + 1].origin.distance_to(seen[i + 2].origin)
+			if absf(d - rest_len[i]) > 1e-4:
+				return "with drape: segment %d length %f, rest %f (frame %d)" % [i, d, rest_len[i], f]
 	# A corrupt file is reported and the scene keeps running.
 	var bad := "user://corrupt.vrm"
 	var f := FileAccess.open(bad, FileAccess.WRITE)

@@ -44,6 +44,14 @@ pub struct TressSpringHair {
     #[export]
     #[var(set = set_flat_lock_stiffness)]
     flat_lock_stiffness: f32,
+    /// Improved mode: drape over contact (off by default). Below a segment a
+    /// collider pushes, the lock keeps its shape relative to the contact
+    /// instead of aiming back into the collider, so long locks bend over
+    /// the shoulders and chest instead of kinking at one joint, which
+    /// stretches the skinned mesh (see docs/SOLVER.md).
+    #[export]
+    #[var(set = set_drape)]
+    drape: bool,
     /// Chains that use tail-point contact instead of whole-segment contact
     /// (bit i: spring chain i), set by TressAvatar from the collider fit.
     tail_chains: u128,
@@ -306,6 +314,15 @@ impl TressSpringHair {
         }
     }
 
+    /// Turns drape over contact on or off (rebuilds a configured rig).
+    #[func]
+    pub fn set_drape(&mut self, on: bool) {
+        self.drape = on;
+        if self.avatar.is_some() {
+            self.rebuild();
+        }
+    }
+
     /// Changes the teleport threshold without a reset.
     #[func]
     pub fn set_teleport_distance(&mut self, metres: f32) {
@@ -524,6 +541,7 @@ impl TressSpringHair {
             mode: mode_of(self.solver_mode),
             tail_chains: self.tail_chains,
             flat_lock_stiffness: self.flat_lock_stiffness,
+            drape: self.drape,
             config: StepConfig {
                 teleport_distance: self.teleport_distance,
                 ..StepConfig::default()
