@@ -216,6 +216,35 @@ pub(crate) fn resolve_contacts(
     xh
 }
 
+/// Where joint `j`'s end goes this substep before length projection and
+/// contact: the spring toward the target `o + s·rest` with gravity and
+/// damping, and (`flat`: Improved mode) a flat lock's relaxation across its
+/// width.
+#[inline(always)]
+fn predicted_end(j: &Joint, o: Vec3, rest: Vec3, s: Real, frame: &Pose, flat: bool) -> Vec3 {
+    // f = k (r − x) + s g, u = e^(−c h) (v + h f), y = x + h u with the
+    // target r = o + R: expanded as y = [x + c_v v + c_k (R − x) + s c_g]
+    // + c_k o, the bracket needs nothing from the parent, so the chain's
+    // critical path (parent end → this end) is two operations here
+    // instead of eight.
+    let rest_s = rest * s;
+    let free = j.x + j.v * j.c_v + (rest_s - j.x) * j.c_k + j.c_g * s;
+    let mut y = free + o * j.c_k;
+    if flat && j.lateral_keep < 1.0 {
+        let target = o + rest_s;
+        // Flat lock: the bend across its width relaxes towards the arc.
+        // Where a collider pushed the segment last substep, that bend is
+        // left to the collider (holding it against the push kinks the
+        // lock), fading out with the push's size so that the step stays
+        // a continuous function of the state: a contact that rounding
+        // turns on or off changes it by rounding only.
+        let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
+        let w = frame.rot * j.lateral;
+        y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
+    }
+    y
+}
+
 /// What the walk down a chain carries from one joint to the next.
 struct Walk {
     /// The updated end of the segment above (the root for the first).
@@ -252,26 +281,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
             (frame.rot * j.rest_vec, parent_w)
         };
         let p = &j.params;
-        // f = k (r − x) + s g, u = e^(−c h) (v + h f), y = x + h u with the
-        // target r = o + R: expanded as y = [x + c_v v + c_k (R − x) + s c_g]
-        // + c_k o, the bracket needs nothing from the parent, so the chain's
-        // critical path (parent end → this end) is two operations here
-        // instead of eight.
-        let rest_s = rest * s;
-        let free = j.x + j.v * j.c_v + (rest_s - j.x) * j.c_k + j.c_g * s;
-        let mut y = free + o * j.c_k;
-        if !earlier && j.lateral_keep < 1.0 {
-            let target = o + rest_s;
-            // Flat lock: the bend across its width relaxes towards the arc.
-            // Where a collider pushed the segment last substep, that bend is
-            // left to the collider (holding it against the push kinks the
-            // lock), fading out with the push's size so that the step stays
-            // a continuous function of the state: a contact that rounding
-            // turns on or off changes it by rounding only.
-            let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
-            let w = frame.rot * j.lateral;
-            y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
-        }
+        let y = predicted_end(j, o, rest, s, frame, !earlier);
         let fallback = rest;
         let xh = project(o, y, len, fallback);
         let mut v = (xh - j.x) * INV_H;
@@ -370,17 +380,7 @@ fn step_draped_joint(
         let (along, share) = turn_by_arc(from, to, rest);
         rest += (along - rest) * (w * share);
     }
-    // The update as in `step_chain` (expanded off the critical path).
-    let rest_s = rest * s;
-    let free = j.x + j.v * j.c_v + (rest_s - j.x) * j.c_k + j.c_g * s;
-    let mut y = free + o * j.c_k;
-    if j.lateral_keep < 1.0 {
-        // Flat lock, as in `step_chain`.
-        let target = o + rest_s;
-        let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
-        let w = frame.rot * j.lateral;
-        y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
-    }
+    let y = predicted_end(j, o, rest, s, frame, true);
     let xh = project(o, y, len, rest);
     let mut v = (xh - j.x) * INV_H;
     let mut pushed = 0.0;
