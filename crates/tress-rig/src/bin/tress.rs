@@ -68,6 +68,32 @@ fn flag_values<'a>(args: &'a [String], flag: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// Arguments that are neither flags nor the value of one of `takes_value`.
+fn positional<'a>(args: &'a [String], takes_value: &[&str]) -> Vec<&'a String> {
+    args.iter()
+        .enumerate()
+        .filter(|(i, a)| {
+            !(a.starts_with('-') || *i > 0 && takes_value.contains(&args[i - 1].as_str()))
+        })
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// The bytes of `file`, or `None` after saying why not.
+fn read_or_report(file: &str) -> Option<Vec<u8>> {
+    std::fs::read(file)
+        .map_err(|e| eprintln!("error: cannot read {file}: {e}"))
+        .ok()
+}
+
+/// Writes `bytes` to `out`; `false` after saying why not.
+fn write_or_report(out: impl AsRef<std::path::Path>, bytes: impl AsRef<[u8]>) -> bool {
+    let out = out.as_ref();
+    std::fs::write(out, bytes)
+        .map_err(|e| eprintln!("error: writing {}: {e}", out.display()))
+        .is_ok()
+}
+
 fn label(path: &str) -> String {
     std::path::Path::new(path)
         .file_name()
@@ -150,9 +176,8 @@ fn validate_anim(args: &[String]) -> ExitCode {
         started.elapsed().as_secs_f64()
     );
     if let Some(out) = flag_values(args, "--table").first()
-        && let Err(e) = std::fs::write(out, &table)
+        && !write_or_report(out, &table)
     {
-        eprintln!("error: writing {out}: {e}");
         return ExitCode::FAILURE;
     }
     if rows.iter().all(tress_rig::cli::animations::Row::passed) {
@@ -268,8 +293,7 @@ fn export(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::write(&out, written) {
-        eprintln!("error: writing {out}: {e}");
+    if !write_or_report(&out, written) {
         return ExitCode::FAILURE;
     }
     println!(
@@ -337,8 +361,7 @@ fn retarget(args: &[String]) -> ExitCode {
         }
     }
     let glb = clip_glb(&target, &clips);
-    if let Err(e) = std::fs::write(out, glb) {
-        eprintln!("error: writing {out}: {e}");
+    if !write_or_report(out, glb) {
         return ExitCode::FAILURE;
     }
     println!(
@@ -429,8 +452,7 @@ fn measure(args: &[String]) -> ExitCode {
     }
     if let Some(out) = &parsed.json {
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(out, text + "\n") {
-            eprintln!("error: writing {}: {e}", out.display());
+        if !write_or_report(out, text + "\n") {
             return ExitCode::FAILURE;
         }
         println!("wrote {}", out.display());
@@ -463,8 +485,7 @@ fn fit_colliders(args: &[String]) -> ExitCode {
             map.insert("file".to_owned(), serde_json::Value::from(file));
         }
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(out, text + "\n") {
-            eprintln!("error: writing {}: {e}", out.display());
+        if !write_or_report(out, text + "\n") {
             return ExitCode::FAILURE;
         }
         println!("wrote {}", out.display());
@@ -486,15 +507,7 @@ fn parse_point(s: &str) -> Option<glam::Vec3> {
 
 fn fit(args: &[String]) -> ExitCode {
     use tress_rig::fit;
-    let takes_value = ["--mesh", "--joints", "--root", "-o"];
-    let positional: Vec<&String> = args
-        .iter()
-        .enumerate()
-        .filter(|(i, a)| {
-            !(a.starts_with('-') || *i > 0 && takes_value.contains(&args[i - 1].as_str()))
-        })
-        .map(|(_, a)| a)
-        .collect();
+    let positional = positional(args, &["--mesh", "--joints", "--root", "-o"]);
     let (Some(file), Some(mesh_name), Some(out)) = (
         positional.first(),
         flag_values(args, "--mesh").first().copied(),
@@ -519,12 +532,8 @@ fn fit(args: &[String]) -> ExitCode {
         };
         opts.root_point = Some(p);
     }
-    let bytes = match std::fs::read(file.as_str()) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(bytes) = read_or_report(file) else {
+        return ExitCode::FAILURE;
     };
     let t0 = std::time::Instant::now();
     let avatar = match tress_rig::load_bytes(&bytes, std::path::Path::new(file.as_str()).parent()) {
@@ -571,8 +580,7 @@ fn fit(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::write(out, &written) {
-        eprintln!("error: writing {out}: {e}");
+    if !write_or_report(out, &written) {
         return ExitCode::FAILURE;
     }
     let t_write = t2.elapsed();
@@ -616,22 +624,13 @@ fn fit(args: &[String]) -> ExitCode {
 
 fn unfit(args: &[String]) -> ExitCode {
     use tress_rig::fit::glb;
-    let positional: Vec<&String> = args
-        .iter()
-        .enumerate()
-        .filter(|(i, a)| !(a.starts_with('-') || *i > 0 && args[i - 1] == "-o"))
-        .map(|(_, a)| a)
-        .collect();
+    let positional = positional(args, &["-o"]);
     let (Some(file), Some(out)) = (positional.first(), flag_values(args, "-o").first().copied())
     else {
         return usage();
     };
-    let bytes = match std::fs::read(file.as_str()) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(bytes) = read_or_report(file) else {
+        return ExitCode::FAILURE;
     };
     let written = match glb::undo_fit(&bytes) {
         Ok(w) => w,
@@ -640,8 +639,7 @@ fn unfit(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::write(out, &written) {
-        eprintln!("error: writing {out}: {e}");
+    if !write_or_report(out, &written) {
         return ExitCode::FAILURE;
     }
     // The output was just written by the undo, so it reads back.
