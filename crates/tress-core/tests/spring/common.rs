@@ -64,6 +64,39 @@ pub fn world_with(
     w
 }
 
+/// A world with one frame at the origin and a straight lock of `n`
+/// segments of `len` hanging down from it (Improved, whole-segment
+/// contact, soft springs), each joint with `flat`, the chain with `drape`.
+pub fn straight_lock(n: usize, len: Real, flat: FlatLock, drape: bool) -> World {
+    let mut w = World::default();
+    let head = w.add_frame(Pose::IDENTITY).unwrap();
+    let params = JointParams {
+        stiffness: 400.0,
+        damping: 20.0,
+        ..stiff_params()
+    };
+    let joints: Vec<JointDesc> = (0..n)
+        .map(|_| JointDesc {
+            local_rot: Quat::IDENTITY,
+            offset: Vec3::new(0.0, -len, 0.0),
+            params,
+            flat,
+        })
+        .collect();
+    w.add_chain(
+        ChainDesc {
+            frame: head,
+            mode: Mode::Improved,
+            contact: ContactMode::Segment,
+            drape,
+            ..ChainDesc::default()
+        },
+        &joints,
+    )
+    .unwrap();
+    w
+}
+
 /// The chain's joint outputs.
 pub fn outputs(w: &World, chain: usize) -> Vec<JointOutput> {
     let mut out = alloc::vec![JointOutput::default(); w.chain_len(chain)];

@@ -6,7 +6,7 @@ use crate::common::*;
 use alloc::vec::Vec;
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
-use tress_core::spring::{ChainDesc, ContactMode, FlatLock, JointDesc, JointParams, Mode, Pose};
+use tress_core::spring::{FlatLock, Pose};
 
 const N: usize = 6;
 const LEN: Real = 0.04;
@@ -15,32 +15,7 @@ const LEN: Real = 0.04;
 /// sphere of `radius` whose centre sits `offset` to the side of the lock at
 /// the height of its fourth joint: the rest line runs into it.
 fn lock_by_ball(drape: bool, offset: Real, radius: Real) -> World {
-    let mut w = World::default();
-    let head = w.add_frame(Pose::IDENTITY).unwrap();
-    let params = JointParams {
-        stiffness: 400.0,
-        damping: 20.0,
-        ..stiff_params()
-    };
-    let joints: Vec<JointDesc> = (0..N)
-        .map(|_| JointDesc {
-            local_rot: Quat::IDENTITY,
-            offset: Vec3::new(0.0, -LEN, 0.0),
-            params,
-            flat: FlatLock::default(),
-        })
-        .collect();
-    w.add_chain(
-        ChainDesc {
-            frame: head,
-            mode: Mode::Improved,
-            contact: ContactMode::Segment,
-            drape,
-            ..ChainDesc::default()
-        },
-        &joints,
-    )
-    .unwrap();
+    let mut w = straight_lock(N, LEN, FlatLock::default(), drape);
     let ball = w
         .add_frame(Pose::new(
             Vec3::new(offset, -3.0 * LEN, 0.0),

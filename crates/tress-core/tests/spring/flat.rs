@@ -6,7 +6,7 @@ use crate::common::*;
 use alloc::vec::Vec;
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
-use tress_core::spring::{ChainDesc, ContactMode, FlatLock, JointDesc, JointParams, Mode, Pose};
+use tress_core::spring::{FlatLock, Pose};
 
 const N: usize = 6;
 const LEN: Real = 0.04;
@@ -14,39 +14,15 @@ const LEN: Real = 0.04;
 /// A straight lock of `N` segments hanging down from the origin, wide
 /// along X when `flat`.
 fn lock(flat: bool) -> World {
-    let mut w = World::default();
-    let head = w.add_frame(Pose::IDENTITY).unwrap();
-    let params = JointParams {
-        stiffness: 400.0,
-        damping: 20.0,
-        ..stiff_params()
+    let flat = if flat {
+        FlatLock {
+            width_axis: Vec3::X,
+            stiffness: 83.0,
+        }
+    } else {
+        FlatLock::default()
     };
-    let joints: Vec<JointDesc> = (0..N)
-        .map(|_| JointDesc {
-            local_rot: Quat::IDENTITY,
-            offset: Vec3::new(0.0, -LEN, 0.0),
-            params,
-            flat: if flat {
-                FlatLock {
-                    width_axis: Vec3::X,
-                    stiffness: 83.0,
-                }
-            } else {
-                FlatLock::default()
-            },
-        })
-        .collect();
-    w.add_chain(
-        ChainDesc {
-            frame: head,
-            mode: Mode::Improved,
-            contact: ContactMode::Segment,
-            ..ChainDesc::default()
-        },
-        &joints,
-    )
-    .unwrap();
-    w
+    straight_lock(N, LEN, flat, false)
 }
 
 /// Largest bend between consecutive segments along `axis` (the change of
