@@ -298,26 +298,11 @@ impl GltfBuilder {
             doc["extensionsUsed"] = json!(used);
             doc["extensions"] = Value::Object(extensions);
         }
-        let mut json_bytes = serde_json::to_vec(&doc).expect("JSON values always serialise");
-        while !json_bytes.len().is_multiple_of(4) {
-            json_bytes.push(b' ');
-        }
         let mut bin = self.bin.clone();
         while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
-        let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&u32_len(total).to_le_bytes());
-        out.extend_from_slice(&u32_len(json_bytes.len()).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json_bytes);
-        out.extend_from_slice(&u32_len(bin.len()).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        crate::glb_edit::to_glb(&doc, &bin)
     }
 }
 
@@ -357,10 +342,6 @@ pub(crate) fn channel_data(c: &crate::model::Channel) -> ChannelData {
         width,
         interpolation,
     }
-}
-
-fn u32_len(n: usize) -> u32 {
-    u32::try_from(n).expect("GLB sections are under 4 GiB")
 }
 
 fn bytes_of_f32(data: &[f32]) -> Vec<u8> {
