@@ -7,9 +7,12 @@
 //! - [`shape`]: shape kinds, authored and posed colliders, pose interpolation.
 //! - [`geom`]: closest points between segments and on a segment.
 //! - [`contact`]: clearance, point and segment push-out, swept contact.
+//! - [`prepared`]: the same queries against a sphere or capsule whose axis
+//!   terms are cached per substep (the spring solver's narrow phase).
 
 pub mod contact;
 pub mod geom;
+pub mod prepared;
 pub mod shape;
 
 pub use contact::{
@@ -17,4 +20,5 @@ pub use contact::{
     push_out_segment_moving, push_out_segment_swept,
 };
 pub use geom::{closest_point_on_segment, closest_points_segments};
+pub use prepared::PreparedRound;
 pub use shape::{Collider, ShapeKind, WorldCollider};

@@ -10,9 +10,9 @@ use super::chain::{Chain, Joint};
 use super::params::{ContactMode, Mode};
 use super::pose::Pose;
 use crate::collide::{
-    ShapeKind, WorldCollider, clearance_point, push_out_point, push_out_segment_moving,
+    PreparedRound, ShapeKind, WorldCollider, clearance_point, push_out_segment_moving,
 };
-use crate::math::{Real, Vec3, ops};
+use crate::math::{Real, Vec3, Vec4, ops};
 
 /// 1 / H.
 pub(crate) const INV_H: Real = 120.0;
@@ -52,6 +52,8 @@ fn turn_by_arc(from: Vec3, to: Vec3, r: Vec3) -> (Vec3, Real) {
 pub(crate) struct ColliderState {
     pub prev: WorldCollider,
     pub cur: WorldCollider,
+    /// `cur` with its axis terms cached for the narrow phase.
+    pub prep: PreparedRound,
     /// How far the axis moved during the substep.
     pub moved: Real,
     /// Centre of the bounding ball (current pose).
@@ -77,6 +79,7 @@ impl ColliderState {
         Self {
             prev,
             cur,
+            prep: PreparedRound::new(cur),
             moved,
             center,
             bound,
@@ -92,14 +95,113 @@ impl ColliderState {
     }
 }
 
+/// Bounding balls of the first [`NEAR_LANES`] colliders, four per vector,
+/// built once per substep, so that a joint's broad phase is a few vector
+/// compares and a bit mask instead of one unpredictable branch per collider
+/// (the mispredictions cost more than the tests).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NearSet {
+    cx: [Vec4; NEAR_GROUPS],
+    cy: [Vec4; NEAR_GROUPS],
+    cz: [Vec4; NEAR_GROUPS],
+    bound: [Vec4; NEAR_GROUPS],
+    /// Groups that hold at least one collider.
+    groups: usize,
+    /// Valid spheres and capsules among the first [`NEAR_LANES`]: their
+    /// balls decide alone.
+    pub round: u32,
+}
+
+/// Groups of four in a [`NearSet`]; colliders past them are tested one by one.
+const NEAR_GROUPS: usize = 4;
+
+/// Colliders a [`NearSet`] holds.
+pub(crate) const NEAR_LANES: usize = NEAR_GROUPS * 4;
+
+impl NearSet {
+    /// The balls of `colliders[..NEAR_LANES]`.
+    pub(crate) fn new(colliders: &[ColliderState]) -> Self {
+        let mut lanes = [[0.0 as Real; NEAR_LANES]; 4];
+        let n = colliders.len().min(NEAR_LANES);
+        let mut round = 0u32;
+        for (i, c) in colliders[..n].iter().enumerate() {
+            if c.valid && c.prep.is_round() {
+                round |= 1 << i;
+            }
+            lanes[0][i] = c.center.x;
+            lanes[1][i] = c.center.y;
+            lanes[2][i] = c.center.z;
+            lanes[3][i] = c.bound;
+        }
+        let group = |k: usize, g: usize| Vec4::from_slice(&lanes[k][4 * g..4 * g + 4]);
+        Self {
+            cx: core::array::from_fn(|g| group(0, g)),
+            cy: core::array::from_fn(|g| group(1, g)),
+            cz: core::array::from_fn(|g| group(2, g)),
+            bound: core::array::from_fn(|g| group(3, g)),
+            groups: n.div_ceil(4),
+            round,
+        }
+    }
+
+    /// Bit `i` set when collider `i` can touch the ball at `c` of radius `r`
+    /// ([`ColliderState::near`] for each of the first [`NEAR_LANES`]).
+    #[inline(always)]
+    pub(crate) fn mask(&self, c: Vec3, r: Real) -> u32 {
+        let (x, y, z, r) = (
+            Vec4::splat(c.x),
+            Vec4::splat(c.y),
+            Vec4::splat(c.z),
+            Vec4::splat(r),
+        );
+        let mut m = 0u32;
+        for g in 0..self.groups {
+            let (dx, dy, dz) = (self.cx[g] - x, self.cy[g] - y, self.cz[g] - z);
+            let reach = self.bound[g] + r;
+            let d2 = dx * dx + dy * dy + dz * dz;
+            // An infinite reach (planes, inside shapes) is always near.
+            let near = d2.cmple(reach * reach) | reach.cmpeq(Vec4::INFINITY);
+            m |= near.bitmask() << (4 * g);
+        }
+        m
+    }
+}
+
 /// What every chain kernel reads besides its own state.
 #[derive(Debug)]
 pub(crate) struct StepCtx<'a> {
     pub scale: Real,
     pub iterations: u32,
     pub colliders: &'a [ColliderState],
-    /// Indices into `colliders` that can reach this chain this substep.
+    /// Indices into `colliders` that can reach this chain this substep, ascending.
     pub candidates: &'a [u8],
+    /// The same as bits (of the first [`NEAR_LANES`] colliders).
+    pub candidate_bits: u32,
+    /// Every collider's ball, for this substep.
+    pub near: &'a NearSet,
+}
+
+impl StepCtx<'_> {
+    /// Calls `f` with each candidate collider that can touch the ball at
+    /// `c` of radius `r`, in collider order.
+    #[inline(always)]
+    fn for_each_near(&self, c: Vec3, r: Real, mut f: impl FnMut(&ColliderState)) {
+        let mut m = self.near.mask(c, r) & self.candidate_bits;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(&self.colliders[i]);
+        }
+        for &ci in self.candidates.iter().rev() {
+            if usize::from(ci) < NEAR_LANES {
+                break;
+            }
+            let st = &self.colliders[usize::from(ci)];
+            if st.near(c, r) {
+                f(st);
+            }
+        }
+    }
 }
 
 /// `y` moved onto the sphere of radius `len` around `o`; `fallback` (any
@@ -151,27 +253,21 @@ pub(crate) fn resolve_contacts(
         } else {
             (xh, hit_radius)
         };
-        for &ci in ctx.candidates {
-            let c = &ctx.colliders[usize::from(ci)];
-            if !c.near(mid, ball) {
-                continue;
-            }
+        ctx.for_each_near(mid, ball, |c| {
             // Planes and inside shapes are worst at an end point and the root
             // is fixed, so only the free end matters for them.
-            let whole = segment && matches!(c.cur.kind, ShapeKind::Sphere | ShapeKind::Capsule);
-            let hit = if whole || c.moved > 0.5 * (c.cur.radius + hit_radius) {
+            let round = c.prep.is_round();
+            let whole = segment && round;
+            let hit = if round && c.moved > 0.5 * (c.cur.radius + hit_radius) {
+                // A fast collider: the swept query.
                 let p0 = if whole { o } else { xh };
                 push_out_segment_moving(&c.prev, &c.cur, c.moved, p0, xh, hit_radius).and_then(
                     |h| {
                         if !whole {
                             return Some((h.correction, h.normal));
                         }
-                        // The segment cannot move its root: the depth the
-                        // root already has (a tie inside the scalp's
-                        // collider) is not this segment's to resolve, only
-                        // what the segment adds to it. Without this a root
-                        // inside a collider turns its segment to point
-                        // straight out of it.
+                        // The root-depth rule, as `PreparedRound::segment_hit`
+                        // applies it.
                         let root = clearance_point(&c.cur, o, hit_radius).0;
                         if root >= 0.0 {
                             return Some((h.correction, h.normal));
@@ -181,12 +277,13 @@ pub(crate) fn resolve_contacts(
                         (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
                     },
                 )
+            } else if whole {
+                c.prep.segment_hit(o, xh, len, hit_radius)
             } else {
-                // A point against a slow collider: the plain point query.
-                push_out_point(&c.cur, xh, hit_radius).map(|(p, n)| (p - xh, n))
+                c.prep.point_hit(xh, hit_radius)
             };
             let Some((correction, normal)) = hit else {
-                continue;
+                return;
             };
             xh = project(o, xh + correction, len, fallback);
             let vn = v.dot(normal);
@@ -199,7 +296,7 @@ pub(crate) fn resolve_contacts(
             total += ops::sqrt(corr_sq);
             moved |= corr_sq > settled_sq;
             large |= corr_sq > large_sq;
-        }
+        });
         // A single small correction is resolved in one pass up to the
         // second-order error of the length projection (and anything it
         // pushed into is caught next substep); competing contacts or large

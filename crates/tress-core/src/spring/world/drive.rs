@@ -8,7 +8,8 @@ use super::super::chain::{Chain, Joint};
 use super::super::params::Mode;
 use super::super::pose::Pose;
 use super::super::step::{
-    ColliderState, StepCtx, rest_chain, step_authored, step_chain, step_chain_draped,
+    ColliderState, NEAR_LANES, NearSet, StepCtx, rest_chain, step_authored, step_chain,
+    step_chain_draped,
 };
 use super::super::vrm::{step_vrm, sync_tails};
 use super::{SpringWorld, UNITS_PER_SECOND, UNITS_PER_STEP};
@@ -132,16 +133,19 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             f.sub = poses[i];
         }
         self.pose_colliders(Some(&teleported));
+        let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         let ctx_iters = self.config.contact_iterations;
         for ci in 0..self.chains.len() {
             let c = self.chains[ci];
             let frame = poses[c.desc.frame];
-            let candidates = self.candidates(&c, &frame, self.reach[ci]);
+            let (candidates, candidate_bits) = self.candidates(&c, &frame, self.reach[ci], &near);
             let ctx = StepCtx {
                 scale: self.scale,
                 iterations: ctx_iters,
                 colliders: &self.collider_states[..self.colliders.len()],
                 candidates: &candidates,
+                candidate_bits,
+                near: &near,
             };
             let chain = &mut self.chains[ci];
             let joints = &mut self.joints[c.start..c.start + c.len];
@@ -156,7 +160,13 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             } else {
                 step_chain(chain, joints, &frame, &ctx);
             }
-            if !joints.iter().all(|j| j.x.is_finite() && j.v.is_finite()) {
+            // `x · 0` is 0 for finite x and NaN otherwise: one test per
+            // chain instead of six unpredictable branches per joint.
+            let probe: Real = joints
+                .iter()
+                .map(|j| (j.x * 0.0 + j.v * 0.0).element_sum())
+                .sum();
+            if probe != 0.0 {
                 rest_chain(chain, joints, &frame, self.scale);
                 sync_tails(joints, &center);
             }
@@ -165,33 +175,53 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     }
 
     /// Colliders in the chain's mask whose (swept) shape can reach the
-    /// chain's bounding ball this substep.
-    fn candidates(&self, c: &Chain, frame: &Pose, reach0: Real) -> Vec<u8, K> {
+    /// chain's bounding ball this substep, ascending, and the same as bits
+    /// of the first [`NEAR_LANES`].
+    fn candidates(
+        &self,
+        c: &Chain,
+        frame: &Pose,
+        reach0: Real,
+        near: &NearSet,
+    ) -> (Vec<u8, K>, u32) {
         let mut out = Vec::new();
         let root = frame.transform_point(c.desc.root_offset * self.scale);
         let reach = reach0 * self.scale;
-        for (i, st) in self.collider_states[..self.colliders.len()]
-            .iter()
-            .enumerate()
-        {
-            if c.desc.collider_mask >> i & 1 == 0 || !st.valid {
-                continue;
-            }
+        // Spheres and capsules among the first lanes: one vector test.
+        let round = u64::from(near.round);
+        let mut hit = round & u64::from(near.mask(root, reach)) & c.desc.collider_mask;
+        // The rest (planes, inside shapes, colliders past the lanes) one by one.
+        let all = if self.colliders.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.colliders.len()) - 1
+        };
+        let mut rest = c.desc.collider_mask & all & !round;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let st = &self.collider_states[i];
             let w = &st.cur;
-            let near = match w.kind {
-                ShapeKind::Plane => (root - w.a).dot(w.normal) - w.radius < reach,
-                ShapeKind::InsideSphere | ShapeKind::InsideCapsule => {
-                    let on_axis = w.a + (w.b - w.a) * closest_point_on_segment(w.a, w.b, root);
-                    (root - on_axis).length() + reach > w.radius
-                }
-                ShapeKind::Sphere | ShapeKind::Capsule => st.near(root, reach),
-            };
-            // `i < K <= 255` (mask has 64 bits), so the index fits in a u8.
+            let near = st.valid
+                && match w.kind {
+                    ShapeKind::Plane => (root - w.a).dot(w.normal) - w.radius < reach,
+                    ShapeKind::InsideSphere | ShapeKind::InsideCapsule => {
+                        let on_axis = w.a + (w.b - w.a) * closest_point_on_segment(w.a, w.b, root);
+                        (root - on_axis).length() + reach > w.radius
+                    }
+                    ShapeKind::Sphere | ShapeKind::Capsule => st.near(root, reach),
+                };
             if near {
-                let _ = out.push(i as u8);
+                hit |= 1 << i;
             }
         }
-        out
+        let bits = (hit & ((1u64 << NEAR_LANES) - 1)) as u32;
+        while hit != 0 {
+            // `i < K <= 64` (the mask has 64 bits), so the index fits in a u8.
+            let _ = out.push(hit.trailing_zeros() as u8);
+            hit &= hit - 1;
+        }
+        (out, bits)
     }
 }
 

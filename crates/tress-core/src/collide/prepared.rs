@@ -1,0 +1,317 @@
+//! Contact queries against a sphere or capsule whose axis data is computed
+//! once per substep instead of once per query.
+//!
+//! The spring solver asks the same few colliders about every joint, and in a
+//! contact-heavy scene those narrow-phase queries are most of a substep's
+//! cost (`docs/PERFORMANCE.md`). What makes the general queries in
+//! [`super::contact`] slow is not their arithmetic but their divisions in
+//! series: the clamped segment–segment solve divides by the axis length, by
+//! its determinant and again by a length. Here `1 / |axis|²` is cached, the
+//! remaining two divisions are independent of each other, and a query that
+//! cannot touch is rejected with multiplications alone. Same geometry as
+//! [`super::contact::push_out_segment_moving`]'s slow path and
+//! [`super::contact::push_out_point`], rounded differently; tests compare them.
+
+use super::contact::{MIN_LEVER, push_out_point, push_out_segment};
+use super::shape::{ShapeKind, WorldCollider};
+use crate::math::{Real, Vec3, ops};
+
+/// Squared lengths below this count as zero (as in [`super::geom`]).
+const DEGENERATE_SQ: Real = 1e-12;
+
+/// Distances below this are treated as zero when normalising.
+const TINY: Real = 1e-9;
+
+/// A posed sphere or capsule with its axis terms cached.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PreparedRound {
+    /// The posed shape the answers must agree with.
+    pub shape: WorldCollider,
+    /// `b − a`.
+    axis: Vec3,
+    /// `|b − a|²`.
+    axis_sq: Real,
+    /// `1 / |b − a|²`, or 0 for a sphere (every point's closest axis point is `a`).
+    inv_axis_sq: Real,
+}
+
+impl Default for PreparedRound {
+    fn default() -> Self {
+        Self::new(WorldCollider::default())
+    }
+}
+
+impl PreparedRound {
+    /// Caches `shape`'s axis. Meant for spheres and capsules; other kinds are
+    /// answered by the general queries.
+    #[must_use]
+    pub fn new(shape: WorldCollider) -> Self {
+        let axis = shape.b - shape.a;
+        let axis_sq = axis.length_squared();
+        let inv_axis_sq = if axis_sq > DEGENERATE_SQ {
+            1.0 / axis_sq
+        } else {
+            0.0
+        };
+        Self {
+            shape,
+            axis,
+            axis_sq,
+            inv_axis_sq,
+        }
+    }
+
+    /// Whether the shape is a sphere or capsule (the fast paths apply).
+    #[inline]
+    #[must_use]
+    pub fn is_round(&self) -> bool {
+        matches!(self.shape.kind, ShapeKind::Sphere | ShapeKind::Capsule)
+    }
+
+    /// Offset from the closest axis point to `p`, given `rel = p − a`.
+    #[inline(always)]
+    fn offset_from_axis(&self, rel: Vec3) -> Vec3 {
+        let t = (self.axis.dot(rel) * self.inv_axis_sq).clamp(0.0, 1.0);
+        rel - self.axis * t
+    }
+
+    /// Point contact: the displacement that moves `p` (hit radius `r`) out
+    /// of the shape and the unit push direction, or `None` without overlap.
+    #[inline(always)]
+    #[must_use]
+    pub fn point_hit(&self, p: Vec3, r: Real) -> Option<(Vec3, Vec3)> {
+        if !self.is_round() {
+            return push_out_point(&self.shape, p, r).map(|(q, n)| (q - p, n));
+        }
+        let reach = self.shape.radius + r;
+        let d = self.offset_from_axis(p - self.shape.a);
+        let dist_sq = d.length_squared();
+        if dist_sq >= reach * reach {
+            return None;
+        }
+        let dist = ops::sqrt(dist_sq);
+        let n = if dist > TINY {
+            d * (1.0 / dist)
+        } else {
+            // Same fallback as `push_out_point` for a point on the axis.
+            self.axis.any_orthonormal_vector().normalize_or(Vec3::Y)
+        };
+        Some((n * (reach - dist), n))
+    }
+
+    /// Whole-segment contact of `p0..p1` (length `len`, root `p0` fixed, hit
+    /// radius `r`): how `p1` must move and the unit push direction, or `None`.
+    ///
+    /// The depth the root already has is not the segment's to resolve (a
+    /// root tied inside the scalp's collider would otherwise turn its
+    /// segment to point straight out): only the depth the segment adds
+    /// beyond its root's is corrected (`docs/SOLVER.md`, root-depth rule).
+    #[inline(always)]
+    #[must_use]
+    pub fn segment_hit(&self, p0: Vec3, p1: Vec3, len: Real, r: Real) -> Option<(Vec3, Vec3)> {
+        let reach = self.shape.radius + r;
+        let rel0 = p0 - self.shape.a;
+        let d1 = p1 - p0;
+        // Every point of the segment is within len/2 of its middle, so a
+        // middle farther than reach + len/2 from the axis cannot touch.
+        let mid = self.offset_from_axis(rel0 + d1 * 0.5);
+        let far = reach + 0.5 * len;
+        if mid.length_squared() > far * far || !self.is_round() {
+            return if self.is_round() {
+                None
+            } else {
+                self.general_segment_hit(p0, p1, r)
+            };
+        }
+        let a = d1.length_squared();
+        if a <= DEGENERATE_SQ {
+            return self.general_segment_hit(p0, p1, r);
+        }
+        // Clamped closest points (Ericson §5.1.9, as `closest_points_segments`).
+        let f = self.axis.dot(rel0);
+        let c = d1.dot(rel0);
+        let inv_a = 1.0 / a;
+        let (s, t) = if self.axis_sq <= DEGENERATE_SQ {
+            ((-c * inv_a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(self.axis);
+            let e = self.axis_sq;
+            let denom = a * e - b * b;
+            let mut s = if denom > DEGENERATE_SQ * a * e {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t = (b * s + f) * self.inv_axis_sq;
+            if t < 0.0 {
+                t = 0.0;
+                s = (-c * inv_a).clamp(0.0, 1.0);
+            } else if t > 1.0 {
+                t = 1.0;
+                s = ((b - c) * inv_a).clamp(0.0, 1.0);
+            }
+            (s, t)
+        };
+        let d = rel0 + d1 * s - self.axis * t;
+        let dist_sq = d.length_squared();
+        if dist_sq >= reach * reach {
+            return None;
+        }
+        let dist = ops::sqrt(dist_sq);
+        let n = if dist > TINY {
+            d * (1.0 / dist)
+        } else {
+            d1.normalize_or(Vec3::X).any_orthonormal_vector()
+        };
+        let depth = reach - dist;
+        // The root's own depth, from the same axis terms.
+        let root = self.offset_from_axis(rel0).length_squared();
+        let own = if root >= reach * reach {
+            depth
+        } else {
+            depth - (reach - ops::sqrt(root))
+        };
+        (own > 0.0).then(|| (n * (own / s.max(MIN_LEVER)), n))
+    }
+
+    /// The general query for shapes or segments the fast path does not take,
+    /// with the same root-depth rule.
+    fn general_segment_hit(&self, p0: Vec3, p1: Vec3, r: Real) -> Option<(Vec3, Vec3)> {
+        let h = push_out_segment(&self.shape, p0, p1, r)?;
+        if !self.is_round() {
+            return Some((h.correction, h.normal));
+        }
+        let root = super::contact::clearance_point(&self.shape, p0, r).0;
+        if root >= 0.0 {
+            return Some((h.correction, h.normal));
+        }
+        let depth = -h.clearance;
+        let own = depth + root;
+        (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collide::{Collider, clearance_point};
+    use crate::math::Quat;
+
+    /// Small deterministic generator (xorshift) for reproducible cases.
+    struct Rng(u32);
+    impl Rng {
+        fn next(&mut self) -> Real {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            (self.0 >> 8) as Real / (1u32 << 24) as Real
+        }
+        fn vec(&mut self, scale: Real) -> Vec3 {
+            Vec3::new(self.next() - 0.5, self.next() - 0.5, self.next() - 0.5) * (2.0 * scale)
+        }
+    }
+
+    fn shapes(rng: &mut Rng) -> [WorldCollider; 2] {
+        let at = rng.vec(0.1);
+        [
+            Collider::sphere(at, 0.02 + 0.1 * rng.next()).posed(Vec3::ZERO, Quat::IDENTITY, 1.0),
+            Collider::capsule(at, at + rng.vec(0.15), 0.02 + 0.08 * rng.next()).posed(
+                Vec3::ZERO,
+                Quat::IDENTITY,
+                1.0,
+            ),
+        ]
+    }
+
+    /// The reference answer: the general segment push-out with the root-depth
+    /// rule, as the solver applied it before the prepared path existed.
+    fn reference_segment(w: &WorldCollider, p0: Vec3, p1: Vec3, r: Real) -> Option<(Vec3, Vec3)> {
+        let h = push_out_segment(w, p0, p1, r)?;
+        let root = clearance_point(w, p0, r).0;
+        if root >= 0.0 {
+            return Some((h.correction, h.normal));
+        }
+        let depth = -h.clearance;
+        let own = depth + root;
+        (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+    }
+
+    #[test]
+    fn segment_hits_agree_with_the_general_query() {
+        let mut rng = Rng(0x2545_f491);
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..20_000 {
+            let p0 = rng.vec(0.2);
+            let len = 0.01 + 0.08 * rng.next();
+            let p1 = p0 + rng.vec(1.0).normalize_or(Vec3::Y) * len;
+            let r = 0.005 * rng.next();
+            for w in shapes(&mut rng) {
+                let fast = PreparedRound::new(w).segment_hit(p0, p1, len, r);
+                let slow = reference_segment(&w, p0, p1, r);
+                match (fast, slow) {
+                    (Some((c, n)), Some((c0, n0))) => {
+                        hits += 1;
+                        assert!((c - c0).length() < 2e-5, "{c} vs {c0}");
+                        assert!(
+                            (n - n0).length() < 1e-3 || c0.length() < 1e-5,
+                            "{n} vs {n0}"
+                        );
+                    }
+                    (None, None) => misses += 1,
+                    // A grazing contact may fall either side of zero depth
+                    // under the other rounding.
+                    (Some((c, _)), None) | (None, Some((c, _))) => {
+                        assert!(c.length() < 1e-5, "one query sees {c}, the other none");
+                    }
+                }
+            }
+        }
+        // Both outcomes must actually be exercised.
+        assert!(
+            hits > 1_000 && misses > 1_000,
+            "hits {hits}, misses {misses}"
+        );
+    }
+
+    #[test]
+    fn point_hits_agree_with_push_out_point() {
+        let mut rng = Rng(0x9e37_79b9);
+        let mut hits = 0;
+        for _ in 0..20_000 {
+            let p = rng.vec(0.2);
+            let r = 0.005 * rng.next();
+            for w in shapes(&mut rng) {
+                let fast = PreparedRound::new(w).point_hit(p, r);
+                let slow = push_out_point(&w, p, r).map(|(q, n)| (q - p, n));
+                match (fast, slow) {
+                    (Some((c, n)), Some((c0, n0))) => {
+                        hits += 1;
+                        assert!((c - c0).length() < 1e-5 && (n - n0).length() < 1e-3);
+                    }
+                    (None, None) => {}
+                    (Some((c, _)), None) | (None, Some((c, _))) => assert!(c.length() < 1e-5),
+                }
+            }
+        }
+        assert!(hits > 1_000, "hits {hits}");
+    }
+
+    #[test]
+    fn planes_and_inside_shapes_take_the_general_path() {
+        let plane = Collider::plane(Vec3::ZERO, Vec3::Y).posed(Vec3::ZERO, Quat::IDENTITY, 1.0);
+        let inside =
+            Collider::inside_sphere(Vec3::ZERO, 0.1).posed(Vec3::ZERO, Quat::IDENTITY, 1.0);
+        for w in [plane, inside] {
+            let prep = PreparedRound::new(w);
+            let (p0, p1) = (Vec3::new(0.0, 0.05, 0.0), Vec3::new(0.0, -0.2, 0.0));
+            let general = push_out_segment(&w, p0, p1, 0.0).map(|h| (h.correction, h.normal));
+            assert!(general.is_some());
+            assert_eq!(prep.segment_hit(p0, p1, 0.25, 0.0), general);
+            let q = Vec3::new(0.0, -0.2, 0.0);
+            assert_eq!(
+                prep.point_hit(q, 0.0),
+                push_out_point(&w, q, 0.0).map(|(p, n)| (p - q, n))
+            );
+        }
+    }
+}
