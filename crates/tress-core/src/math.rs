@@ -13,6 +13,27 @@ pub use glam::{Mat3, Mat4, Quat, Vec3, Vec3A, Vec4};
 pub mod ops {
     use super::Real;
 
+    /// Square root of each lane, correctly rounded: the same bits as
+    /// [`sqrt`] lane by lane (IEEE 754 square root has one correct result),
+    /// one vector instruction where the target has one.
+    #[inline(always)]
+    #[must_use]
+    pub fn sqrt4(x: super::Vec4) -> super::Vec4 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[allow(unsafe_code)]
+        // SAFETY: `_mm_sqrt_ps` needs SSE, which this branch is compiled
+        // only for (`target_feature = "sse2"` implies SSE). Four scalar
+        // square roots instead cost the spring lane kernel 8 % of its time
+        // (`perf annotate`, docs/PERFORMANCE.md).
+        unsafe {
+            super::Vec4::from(core::arch::x86_64::_mm_sqrt_ps(x.into()))
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            super::Vec4::new(sqrt(x.x), sqrt(x.y), sqrt(x.z), sqrt(x.w))
+        }
+    }
+
     /// Square root.
     #[inline]
     #[must_use]

@@ -61,6 +61,27 @@ impl PreparedRound {
         }
     }
 
+    /// `b − a`.
+    #[inline(always)]
+    #[must_use]
+    pub fn axis(&self) -> Vec3 {
+        self.axis
+    }
+
+    /// `|b − a|²`.
+    #[inline(always)]
+    #[must_use]
+    pub fn axis_sq(&self) -> Real {
+        self.axis_sq
+    }
+
+    /// `1 / |b − a|²`, or 0 for a sphere.
+    #[inline(always)]
+    #[must_use]
+    pub fn inv_axis_sq(&self) -> Real {
+        self.inv_axis_sq
+    }
+
     /// Whether the shape is a sphere or capsule (the fast paths apply).
     #[inline]
     #[must_use]

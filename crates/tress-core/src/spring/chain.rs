@@ -235,6 +235,8 @@ pub(crate) struct Chain {
     pub authored: bool,
     /// Root position at the previous substep (for the radial velocity fix).
     pub root_prev: Vec3,
+    /// Some joint is a flat lock (`Joint::lateral_keep < 1`).
+    pub flat: bool,
 }
 
 impl Chain {

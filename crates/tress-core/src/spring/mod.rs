@@ -11,6 +11,7 @@
 //! (VRM-compatible).
 
 pub mod chain;
+mod lanes;
 pub mod output;
 pub mod params;
 pub mod pose;

@@ -121,6 +121,17 @@ pub struct StepConfig {
     /// multiplied by the model scale) in one substep is a teleport: its
     /// chains are carried along rigidly.
     pub teleport_distance: Real,
+    /// Step up to four chains at a time in vector lanes (Improved chains
+    /// without drape or flat locks, on the same frame and contact mode).
+    /// The result is the same bit for bit; off runs the scalar reference
+    /// kernel alone.
+    #[cfg_attr(feature = "serde", serde(default = "lanes_default"))]
+    pub lanes: bool,
+}
+
+#[cfg(feature = "serde")]
+fn lanes_default() -> bool {
+    true
 }
 
 impl Default for StepConfig {
@@ -129,6 +140,7 @@ impl Default for StepConfig {
             max_substeps: 8,
             contact_iterations: 4,
             teleport_distance: 1.0,
+            lanes: true,
         }
     }
 }
@@ -145,6 +157,7 @@ impl StepConfig {
             } else {
                 Real::INFINITY
             },
+            lanes: self.lanes,
         }
     }
 }

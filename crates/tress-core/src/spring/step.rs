@@ -51,8 +51,8 @@ fn turn_by_arc(from: Vec3, to: Vec3, r: Vec3) -> (Vec3, Real) {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ColliderState {
     pub prev: WorldCollider,
-    pub cur: WorldCollider,
-    /// `cur` with its axis terms cached for the narrow phase.
+    /// The current pose with its axis terms cached for the narrow phase
+    /// (`cur()` is its shape).
     pub prep: PreparedRound,
     /// How far the axis moved during the substep.
     pub moved: Real,
@@ -78,13 +78,18 @@ impl ColliderState {
         let valid = cur.is_finite() && prev.is_finite() && moved.is_finite();
         Self {
             prev,
-            cur,
             prep: PreparedRound::new(cur),
             moved,
             center,
             bound,
             valid,
         }
+    }
+
+    /// The collider at the current substep.
+    #[inline(always)]
+    pub(crate) fn cur(&self) -> &WorldCollider {
+        &self.prep.shape
     }
 
     /// Whether the ball at `c` of radius `r` can touch the (swept) collider.
@@ -204,6 +209,31 @@ impl StepCtx<'_> {
     }
 }
 
+/// Contact of the segment `o..xh` (`whole`) or of its end with a collider
+/// that moves fast this substep: the swept query, with the root-depth rule
+/// as `PreparedRound::segment_hit` applies it.
+#[inline(never)]
+pub(crate) fn swept_hit(
+    c: &ColliderState,
+    whole: bool,
+    o: Vec3,
+    xh: Vec3,
+    hit_radius: Real,
+) -> Option<(Vec3, Vec3)> {
+    let p0 = if whole { o } else { xh };
+    let h = push_out_segment_moving(&c.prev, c.cur(), c.moved, p0, xh, hit_radius)?;
+    if !whole {
+        return Some((h.correction, h.normal));
+    }
+    let root = clearance_point(c.cur(), o, hit_radius).0;
+    if root >= 0.0 {
+        return Some((h.correction, h.normal));
+    }
+    let depth = -h.clearance;
+    let own = depth + root;
+    (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+}
+
 /// `y` moved onto the sphere of radius `len` around `o`; `fallback` (any
 /// length, normalised only when used) gives the direction when `y − o`
 /// vanishes or is not finite.
@@ -258,25 +288,8 @@ pub(crate) fn resolve_contacts(
             // is fixed, so only the free end matters for them.
             let round = c.prep.is_round();
             let whole = segment && round;
-            let hit = if round && c.moved > 0.5 * (c.cur.radius + hit_radius) {
-                // A fast collider: the swept query.
-                let p0 = if whole { o } else { xh };
-                push_out_segment_moving(&c.prev, &c.cur, c.moved, p0, xh, hit_radius).and_then(
-                    |h| {
-                        if !whole {
-                            return Some((h.correction, h.normal));
-                        }
-                        // The root-depth rule, as `PreparedRound::segment_hit`
-                        // applies it.
-                        let root = clearance_point(&c.cur, o, hit_radius).0;
-                        if root >= 0.0 {
-                            return Some((h.correction, h.normal));
-                        }
-                        let depth = -h.clearance;
-                        let own = depth + root;
-                        (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
-                    },
-                )
+            let hit = if round && c.moved > 0.5 * (c.cur().radius + hit_radius) {
+                swept_hit(c, whole, o, xh, hit_radius)
             } else if whole {
                 c.prep.segment_hit(o, xh, len, hit_radius)
             } else {

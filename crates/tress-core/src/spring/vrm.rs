@@ -59,7 +59,8 @@ pub(crate) fn step_vrm(
         let mut next = project(o, center.transform_point(next_c), len, axis);
         let hit_radius = p.hit_radius * s;
         for &ci in ctx.candidates {
-            let (clear, n) = clearance_point(&ctx.colliders[usize::from(ci)].cur, next, hit_radius);
+            let (clear, n) =
+                clearance_point(ctx.colliders[usize::from(ci)].cur(), next, hit_radius);
             if clear < 0.0 {
                 next = project(o, next - n * clear, len, axis);
             }

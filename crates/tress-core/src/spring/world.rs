@@ -179,6 +179,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             len: joints.len(),
             authored: false,
             root_prev: Vec3::ZERO,
+            flat: self.joints[start..].iter().any(|j| j.lateral_keep < 1.0),
         };
         self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
         let i = self.chains.len() - 1;
@@ -387,7 +388,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         }
         self.pose_colliders(None);
         for st in &mut self.collider_states[..self.colliders.len()] {
-            *st = ColliderState::new(st.cur, st.cur);
+            *st = ColliderState::new(*st.cur(), *st.cur());
         }
         for i in 0..self.chains.len() {
             self.reset_chain(i);

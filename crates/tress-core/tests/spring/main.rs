@@ -10,6 +10,7 @@ mod curl;
 mod drape;
 mod flat;
 mod invariance;
+mod lanes;
 mod lengths;
 mod output;
 mod props;

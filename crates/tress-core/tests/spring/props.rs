@@ -12,7 +12,7 @@ use tress_core::spring::{
 };
 
 /// Floats that are usually sane and sometimes hostile.
-fn wild() -> impl Strategy<Value = Real> {
+pub(crate) fn wild() -> impl Strategy<Value = Real> {
     prop_oneof![
         8 => -2.0f32..2.0,
         1 => Just(Real::NAN),
@@ -23,15 +23,15 @@ fn wild() -> impl Strategy<Value = Real> {
     ]
 }
 
-fn vec3() -> impl Strategy<Value = Vec3> {
+pub(crate) fn vec3() -> impl Strategy<Value = Vec3> {
     (wild(), wild(), wild()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
 
-fn quat() -> impl Strategy<Value = Quat> {
+pub(crate) fn quat() -> impl Strategy<Value = Quat> {
     (wild(), wild(), wild(), wild()).prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w))
 }
 
-fn params() -> impl Strategy<Value = JointParams> {
+pub(crate) fn params() -> impl Strategy<Value = JointParams> {
     (wild(), wild(), wild(), vec3(), wild()).prop_map(|(k, c, d, g, r)| JointParams {
         stiffness: k * 5000.0,
         damping: c * 10.0,
@@ -41,7 +41,7 @@ fn params() -> impl Strategy<Value = JointParams> {
     })
 }
 
-fn joint() -> impl Strategy<Value = JointDesc> {
+pub(crate) fn joint() -> impl Strategy<Value = JointDesc> {
     (
         quat(),
         prop_oneof![3 => vec3(), 1 => Just(Vec3::ZERO)],
@@ -55,7 +55,7 @@ fn joint() -> impl Strategy<Value = JointDesc> {
         })
 }
 
-fn collider() -> impl Strategy<Value = Collider> {
+pub(crate) fn collider() -> impl Strategy<Value = Collider> {
     (0usize..5, vec3(), vec3(), vec3(), wild()).prop_map(|(k, a, b, n, r)| Collider {
         kind: [
             ShapeKind::Sphere,

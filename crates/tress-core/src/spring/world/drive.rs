@@ -5,6 +5,8 @@
 use heapless::Vec;
 
 use super::super::chain::{Chain, Joint};
+use super::super::lanes::{Lane, LaneCtx, WIDTH, step_group};
+use super::super::params::ContactMode;
 use super::super::params::Mode;
 use super::super::pose::Pose;
 use super::super::step::{
@@ -110,7 +112,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             let prev = if teleported.is_some_and(|t| t[c.frame]) {
                 w
             } else {
-                st.cur
+                *st.cur()
             };
             *st = ColliderState::new(prev, w);
         }
@@ -135,7 +137,60 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.pose_colliders(Some(&teleported));
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         let ctx_iters = self.config.contact_iterations;
-        for ci in 0..self.chains.len() {
+        // Chains the lane kernel takes, grouped by frame and contact mode,
+        // longest first within a group; the rest step one by one.
+        // Sort keys: frame, contact mode, longest first, then chain index.
+        let key = |c: &Chain, ci: usize| {
+            let segment = u64::from(c.desc.contact == ContactMode::Segment);
+            let frame = c.desc.frame as u64;
+            (frame << 48)
+                | (segment << 47)
+                | ((0x7fff - c.len.min(0x7fff) as u64) << 32)
+                | ci as u64
+        };
+        let mut laned: Vec<u64, C> = Vec::new();
+        for (ci, c) in self.chains.iter().enumerate() {
+            if self.lane_ready(c) {
+                let _ = laned.push(key(c, ci));
+            }
+        }
+        laned.sort_unstable();
+        let mut is_laned = [false; C];
+        let mut i = 0;
+        while i < laned.len() {
+            let group_key = laned[i] >> 47;
+            let mut group: Vec<Lane, WIDTH> = Vec::new();
+            while i < laned.len() && laned[i] >> 47 == group_key && !group.is_full() {
+                let ci = (laned[i] & 0xffff_ffff) as usize;
+                let c = &self.chains[ci];
+                let colliders = self.candidate_mask(c, &poses[c.desc.frame], self.reach[ci], &near);
+                let _ = group.push(Lane {
+                    chain: ci,
+                    colliders,
+                });
+                i += 1;
+            }
+            let f = self.chains[group[0].chain].desc.frame;
+            let m = self.chains[group[0].chain].desc.contact;
+            if group.len() < 2 {
+                continue;
+            }
+            let ctx = LaneCtx {
+                scale: self.scale,
+                iterations: ctx_iters,
+                contact: m,
+                colliders: &self.collider_states[..self.colliders.len()],
+            };
+            step_group(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
+            for l in &group {
+                is_laned[l.chain] = true;
+                self.check_finite(l.chain, poses);
+            }
+        }
+        for (ci, &laned) in is_laned.iter().enumerate().take(self.chains.len()) {
+            if laned {
+                continue;
+            }
             let c = self.chains[ci];
             let frame = poses[c.desc.frame];
             let (candidates, candidate_bits) = self.candidates(&c, &frame, self.reach[ci], &near);
@@ -160,18 +215,36 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             } else {
                 step_chain(chain, joints, &frame, &ctx);
             }
-            // `x · 0` is 0 for finite x and NaN otherwise: one test per
-            // chain instead of six unpredictable branches per joint.
-            let probe: Real = joints
-                .iter()
-                .map(|j| (j.x * 0.0 + j.v * 0.0).element_sum())
-                .sum();
-            if probe != 0.0 {
-                rest_chain(chain, joints, &frame, self.scale);
-                sync_tails(joints, &center);
-            }
+            self.check_finite(ci, poses);
         }
         self.substeps += 1;
+    }
+
+    /// Whether the lane kernel steps chain `c` (`lanes::step_group`).
+    fn lane_ready(&self, c: &Chain) -> bool {
+        self.config.lanes
+            && !c.authored
+            && c.desc.mode == Mode::Improved
+            && !c.desc.drape
+            && c.len > 0
+            && !c.flat
+    }
+
+    /// Puts chain `ci` back to rest when its state is no longer finite.
+    fn check_finite(&mut self, ci: usize, poses: &[Pose; F]) {
+        let c = &mut self.chains[ci];
+        let joints = &mut self.joints[c.start..c.start + c.len];
+        // `x · 0` is 0 for finite x and NaN otherwise: one test per
+        // chain instead of six unpredictable branches per joint.
+        let probe: Real = joints
+            .iter()
+            .map(|j| (j.x * 0.0 + j.v * 0.0).element_sum())
+            .sum();
+        if probe != 0.0 {
+            let center = c.desc.center.map_or(Pose::IDENTITY, |f| poses[f]);
+            rest_chain(c, joints, &poses[c.desc.frame], self.scale);
+            sync_tails(joints, &center);
+        }
     }
 
     /// Colliders in the chain's mask whose (swept) shape can reach the
@@ -184,7 +257,19 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         reach0: Real,
         near: &NearSet,
     ) -> (Vec<u8, K>, u32) {
+        let mut hit = self.candidate_mask(c, frame, reach0, near);
+        let bits = (hit & ((1u64 << NEAR_LANES) - 1)) as u32;
         let mut out = Vec::new();
+        while hit != 0 {
+            // `i < K <= 64` (the mask has 64 bits), so the index fits in a u8.
+            let _ = out.push(hit.trailing_zeros() as u8);
+            hit &= hit - 1;
+        }
+        (out, bits)
+    }
+
+    /// [`Self::candidates`] as a bit set.
+    fn candidate_mask(&self, c: &Chain, frame: &Pose, reach0: Real, near: &NearSet) -> u64 {
         let root = frame.transform_point(c.desc.root_offset * self.scale);
         let reach = reach0 * self.scale;
         // Spheres and capsules among the first lanes: one vector test.
@@ -201,7 +286,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let st = &self.collider_states[i];
-            let w = &st.cur;
+            let w = &st.cur();
             let near = st.valid
                 && match w.kind {
                     ShapeKind::Plane => (root - w.a).dot(w.normal) - w.radius < reach,
@@ -215,13 +300,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 hit |= 1 << i;
             }
         }
-        let bits = (hit & ((1u64 << NEAR_LANES) - 1)) as u32;
-        while hit != 0 {
-            // `i < K <= 64` (the mask has 64 bits), so the index fits in a u8.
-            let _ = out.push(hit.trailing_zeros() as u8);
-            hit &= hit - 1;
-        }
-        (out, bits)
+        hit
     }
 }
 
