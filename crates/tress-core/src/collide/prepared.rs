@@ -44,6 +44,7 @@ impl Default for PreparedRound {
 impl PreparedRound {
     /// Caches `shape`'s axis. Meant for spheres and capsules; other kinds are
     /// answered by the general queries.
+    #[inline]
     #[must_use]
     pub fn new(shape: WorldCollider) -> Self {
         let axis = shape.b - shape.a;

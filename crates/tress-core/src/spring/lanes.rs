@@ -18,7 +18,7 @@ use super::params::ContactMode;
 use super::pose::Pose;
 use super::step::{ColliderState, INV_H, project, swept_hit};
 use crate::collide::contact::MIN_LEVER;
-use crate::math::{Mat4, Real, Vec3, Vec4, ops};
+use crate::math::{Mat4, Quat, Real, Vec3, Vec4, ops};
 use glam::BVec4A;
 
 /// Lanes per group.
@@ -178,6 +178,38 @@ fn project4(o: V3, y: V3, len: Vec4, fallback: V3) -> V3 {
         }
     }
     out
+}
+
+/// A unit quaternion's terms for [`rotate4`], splat once per substep.
+struct Rotor {
+    b: V3,
+    k_v: Vec4,
+    k_c: Vec4,
+}
+
+impl Rotor {
+    fn new(q: Quat) -> Self {
+        let b = Vec3::new(q.x, q.y, q.z);
+        let b2 = b.x * b.x + b.y * b.y + b.z * b.z;
+        Self {
+            b: V3::splat(b),
+            k_v: Vec4::splat(q.w * q.w - b2),
+            k_c: Vec4::splat(q.w * 2.0),
+        }
+    }
+}
+
+/// [`super::step::rotate`] per lane, operation for operation.
+#[inline(always)]
+fn rotate4(r: &Rotor, v: V3) -> V3 {
+    let b = r.b;
+    let k_b = v.dot(b) * Vec4::splat(2.0);
+    let c = V3 {
+        x: b.y * v.z - v.y * b.z,
+        y: b.z * v.x - v.z * b.x,
+        z: b.x * v.y - v.x * b.y,
+    };
+    v * r.k_v + b * k_b + c * r.k_c
 }
 
 /// One collider's answer for the four lanes: displacement of the free end,
@@ -382,6 +414,7 @@ pub(crate) fn step_group(
     }
     let mut o = V3::from_lanes(&o);
     let mut o_prev = V3::from_lanes(&o_prev);
+    let rot = Rotor::new(frame.rot);
     let rows = len[0];
     for k in 0..rows {
         // Lanes whose chain has a joint `k` (padding and ended chains
@@ -402,12 +435,7 @@ pub(crate) fn step_group(
         );
         let x = V3::from_lanes(&[j0.x, j1.x, j2.x, j3.x]);
         let v0 = V3::from_lanes(&[j0.v, j1.v, j2.v, j3.v]);
-        let rest = V3::from_lanes(&[
-            frame.rot * j0.rest_vec,
-            frame.rot * j1.rest_vec,
-            frame.rot * j2.rest_vec,
-            frame.rot * j3.rest_vec,
-        ]);
+        let rest = rotate4(&rot, V3::from_lanes(&[j0.rest_vec, j1.rest_vec, j2.rest_vec, j3.rest_vec]));
         let c_v = Vec4::new(j0.c_v, j1.c_v, j2.c_v, j3.c_v);
         let c_k = Vec4::new(j0.c_k, j1.c_k, j2.c_k, j3.c_k);
         let c_g = V3::from_lanes(&[j0.c_g, j1.c_g, j2.c_g, j3.c_g]);

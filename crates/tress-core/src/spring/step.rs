@@ -12,7 +12,7 @@ use super::pose::Pose;
 use crate::collide::{
     PreparedRound, ShapeKind, WorldCollider, clearance_point, push_out_segment_moving,
 };
-use crate::math::{Real, Vec3, Vec4, ops};
+use crate::math::{Quat, Real, Vec3, Vec4, ops};
 
 /// 1 / H.
 pub(crate) const INV_H: Real = 120.0;
@@ -66,6 +66,7 @@ pub(crate) struct ColliderState {
 
 impl ColliderState {
     /// State for a collider that moved from `prev` to `cur`.
+    #[inline(always)]
     pub(crate) fn new(prev: WorldCollider, cur: WorldCollider) -> Self {
         let moved = cur.displacement_from(&prev);
         let center = (cur.a + cur.b) * 0.5;
@@ -355,6 +356,30 @@ fn predicted_end(j: &Joint, o: Vec3, rest: Vec3, s: Real, frame: &Pose, flat: bo
     y
 }
 
+/// `q v` for a unit quaternion `q`, as `v (w² − b·b) + b (2 v·b) + (b × v) 2w`
+/// with `b` the vector part, in exactly the operation order the lane kernel
+/// uses (`lanes::rotate4`), so that both give the same bits on every
+/// platform (glam's own `Quat * Vec3` differs by platform).
+#[inline(always)]
+#[must_use]
+pub(crate) fn rotate(q: Quat, v: Vec3) -> Vec3 {
+    let (b, w) = (Vec3::new(q.x, q.y, q.z), q.w);
+    let b2 = b.x * b.x + b.y * b.y + b.z * b.z;
+    let k_v = w * w - b2;
+    let k_b = (v.x * b.x + v.y * b.y + v.z * b.z) * 2.0;
+    let k_c = w * 2.0;
+    let c = Vec3::new(
+        b.y * v.z - v.y * b.z,
+        b.z * v.x - v.z * b.x,
+        b.x * v.y - v.x * b.y,
+    );
+    Vec3::new(
+        v.x * k_v + b.x * k_b + c.x * k_c,
+        v.y * k_v + b.y * k_b + c.y * k_c,
+        v.z * k_v + b.z * k_b + c.z * k_c,
+    )
+}
+
 /// What the walk down a chain carries from one joint to the next.
 struct Walk {
     /// The updated end of the segment above (the root for the first).
@@ -388,7 +413,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
             let base = parent_w * j.local_rot;
             (base * j.axis, base)
         } else {
-            (frame.rot * j.rest_vec, parent_w)
+            (rotate(frame.rot, j.rest_vec), parent_w)
         };
         let p = &j.params;
         let y = predicted_end(j, o, rest, s, frame, !earlier);
