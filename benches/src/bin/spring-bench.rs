@@ -53,7 +53,10 @@ fn main() {
     black_box(&w);
     if std::env::args().any(|a| a == "--tress-only") {
         let more = measure(FRAMES * 4, |n| frame(&mut w, 600 + FRAMES + n));
-        println!("tress cpu ns/frame {:.0} (first window {:.0})", more.0, tress.0);
+        println!(
+            "tress cpu ns/frame {:.0} (first window {:.0})",
+            more.0, tress.0
+        );
         return;
     }
     let mut bare = avatar_with(false);

@@ -435,7 +435,10 @@ pub(crate) fn step_group(
         );
         let x = V3::from_lanes(&[j0.x, j1.x, j2.x, j3.x]);
         let v0 = V3::from_lanes(&[j0.v, j1.v, j2.v, j3.v]);
-        let rest = rotate4(&rot, V3::from_lanes(&[j0.rest_vec, j1.rest_vec, j2.rest_vec, j3.rest_vec]));
+        let rest = rotate4(
+            &rot,
+            V3::from_lanes(&[j0.rest_vec, j1.rest_vec, j2.rest_vec, j3.rest_vec]),
+        );
         let c_v = Vec4::new(j0.c_v, j1.c_v, j2.c_v, j3.c_v);
         let c_k = Vec4::new(j0.c_k, j1.c_k, j2.c_k, j3.c_k);
         let c_g = V3::from_lanes(&[j0.c_g, j1.c_g, j2.c_g, j3.c_g]);

@@ -219,9 +219,15 @@ fn spring_for(k: usize, bones: usize, hit_radius: f32, bend: f32) -> JointSpring
 /// Drag of every fitted joint.
 const DRAG: f32 = 0.4;
 
-/// Head turn speed the bend rule is written for, rad/s (115°/s: a brisk
-/// turn; the standard `tress measure` run peaks at 188°/s).
-const REFERENCE_SPIN: f32 = 2.0;
+/// Head turn speed the bend rule is written for, rad/s: the peak of the
+/// standard `tress measure` turn (±60° at 0.5 Hz: 60° · 2π · 0.5 Hz =
+/// 3.29 rad/s, 188°/s), so a fitted lock keeps its skin stretch within
+/// [`MAX_SKIN_STRETCH`] through the fastest turn that run makes. It trades
+/// swing for stretch: at 2 rad/s the built-in ponytail's tip swung 8.4 cm
+/// from its carried rest place with 5.4 % p99 edge stretch, at 3.3 rad/s
+/// 5.0 cm with 3.1 % (six joints) and 3.9 cm with 2.5 % (eight joints;
+/// `docs/QUALITY.md`).
+const REFERENCE_SPIN: f32 = 3.3;
 
 /// Skin stretch the bend rule allows at [`REFERENCE_SPIN`].
 const MAX_SKIN_STRETCH: f32 = 0.03;

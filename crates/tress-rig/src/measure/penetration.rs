@@ -66,6 +66,10 @@ fn closest_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
     best
 }
 
+/// Slack on the triangle-ball reject, metres (distances here are rounded
+/// at about 1e-7 m).
+const BALL_MARGIN: f32 = 1e-5;
+
 /// Body triangles in a uniform grid.
 #[derive(Debug, Clone, Default)]
 pub struct Grid {
@@ -77,6 +81,10 @@ pub struct Grid {
     items: Vec<u32>,
     /// Unit face normals of the binned triangles (by triangle index).
     normals: Vec<Vec3>,
+    /// Bounding ball of each triangle (centroid, largest corner distance),
+    /// so that a triangle that cannot beat the nearest one found so far is
+    /// dropped before its closest point is computed.
+    balls: Vec<(Vec3, f32)>,
 }
 
 /// Per-thread query scratch: per triangle, the query that last tested it
@@ -107,6 +115,12 @@ impl Grid {
         self.normals.extend(tris.iter().map(|t| {
             let [a, b, c] = t.map(|v| pos[v as usize]);
             (b - a).cross(c - a).normalize_or_zero()
+        }));
+        self.balls.clear();
+        self.balls.extend(tris.iter().map(|t| {
+            let [a, b, c] = t.map(|v| pos[v as usize]);
+            let m = (a + b + c) / 3.0;
+            (m, m.distance(a).max(m.distance(b)).max(m.distance(c)))
         }));
 
         let cells = dims[0] * dims[1] * dims[2];
@@ -220,6 +234,16 @@ impl Grid {
                                 continue;
                             }
                             *seen = scratch.query;
+                            // No point of the triangle is nearer than its
+                            // ball; with a margin well above the rounding of
+                            // these distances, skipping it cannot change
+                            // the nearest triangle or a tie.
+                            let (m, br) = self.balls[ti as usize];
+                            let bound = best.map_or(radius, |(bd, _, _)| bd.min(radius));
+                            let reach = bound + br + BALL_MARGIN;
+                            if p.distance_squared(m) > reach * reach {
+                                continue;
+                            }
                             let [a, b, cc] = tris[ti as usize].map(|v| pos[v as usize]);
                             let q = closest_on_triangle(p, a, b, cc);
                             let d2 = p.distance_squared(q);
@@ -470,6 +494,52 @@ impl Penetration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The grid query (cells, ring early-out, triangle-ball reject) against
+    /// every triangle tested in turn, on a random triangle soup.
+    #[test]
+    fn grid_query_finds_the_nearest_triangle() {
+        let mut seed = 0x1234_5678_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut pos = Vec::new();
+        let mut tris = Vec::new();
+        for t in 0..400u32 {
+            let c = Vec3::new(next(), next(), next()) * 0.3;
+            for _ in 0..3 {
+                pos.push(c + (Vec3::new(next(), next(), next()) - 0.5) * 0.04);
+            }
+            tris.push([3 * t, 3 * t + 1, 3 * t + 2]);
+        }
+        let mut grid = Grid::default();
+        let r = Vec3::splat(SEARCH_RADIUS + 0.01);
+        grid.build(&tris, &pos, Vec3::ZERO - r, Vec3::splat(0.3) + r, 0.01);
+        let mut scratch = Scratch::default();
+        let mut found = 0;
+        for _ in 0..2000 {
+            let p = Vec3::new(next(), next(), next()) * 0.34 - 0.02;
+            let fast = grid.signed_distance(p, &tris, &pos, SEARCH_RADIUS, &mut scratch);
+            let nearest = tris
+                .iter()
+                .map(|t| {
+                    let [a, b, c] = t.map(|v| pos[v as usize]);
+                    p.distance(closest_on_triangle(p, a, b, c))
+                })
+                .fold(f32::INFINITY, f32::min);
+            match fast {
+                Some(d) => {
+                    found += 1;
+                    assert!((d.abs() - nearest).abs() < 1e-6, "{d} vs {nearest}");
+                }
+                None => assert!(nearest > SEARCH_RADIUS - 1e-6, "missed {nearest}"),
+            }
+        }
+        assert!(found > 1000, "only {found} points near the soup");
+    }
 
     #[test]
     fn closest_point_regions() {

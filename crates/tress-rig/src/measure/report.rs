@@ -108,6 +108,13 @@ pub fn summary(report: &Report) -> String {
             r.swing.chain,
             r.swing.time_s
         );
+        let per: Vec<String> = r
+            .swing
+            .per_chain
+            .iter()
+            .map(|(name, d)| format!("{name} {:.1}", d * 100.0))
+            .collect();
+        let _ = writeln!(out, "  swing per chain, cm: {}", per.join(", "));
         if let Some(p) = &r.penetration {
             let _ = write!(
                 out,

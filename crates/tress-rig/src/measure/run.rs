@@ -51,6 +51,9 @@ pub struct Swing {
     pub chain: String,
     /// When, seconds into the run.
     pub time_s: f64,
+    /// Each chain's largest tip deviation, metres, by chain name (the
+    /// name of its first joint's node), in chain order.
+    pub per_chain: Vec<(String, f32)>,
 }
 
 /// Results of one run.
@@ -163,6 +166,7 @@ pub fn run(
     // Each tip at rest in its attachment's frame (from the first sample).
     let mut rest_tips: Vec<Vec3> = Vec::new();
     let mut swing = (0.0f32, 0usize, 0.0f64);
+    let mut chain_swing = vec![0.0f32; rig.chains.len()];
     let mut root_fixity = 0.0f32;
     let mut settle = 0.0f32;
     let mut writeback = 0.0f32;
@@ -235,6 +239,7 @@ pub fn run(
             for (ci, (c, &tip)) in rig.chains.iter().zip(&tips).enumerate() {
                 let carried = frame_pose(&world, c.attachment).transform_point(rest_tips[ci]);
                 let d = tip.distance(carried);
+                chain_swing[ci] = chain_swing[ci].max(d);
                 if d > swing.0 {
                     swing = (d, ci, t);
                 }
@@ -257,6 +262,12 @@ pub fn run(
             p.sample(m, &pos, t);
         }
     }
+    let chain_name = |ci: usize| {
+        rig.chains
+            .get(ci)
+            .and_then(|c| c.nodes.first())
+            .map_or_else(String::new, |&n| avatar.nodes[n].name.clone())
+    };
     let report = RunReport {
         fps,
         feed,
@@ -269,12 +280,13 @@ pub fn run(
         },
         swing: Swing {
             max_tip_deviation_m: swing.0,
-            chain: rig
-                .chains
-                .get(swing.1)
-                .and_then(|c| c.nodes.first())
-                .map_or_else(String::new, |&n| avatar.nodes[n].name.clone()),
+            chain: chain_name(swing.1),
             time_s: swing.2,
+            per_chain: chain_swing
+                .iter()
+                .enumerate()
+                .map(|(ci, &d)| (chain_name(ci), d))
+                .collect(),
         },
         stretch: mesh.zip(stretch.as_ref()).map(|((m, _), s)| s.report(m)),
         penetration: mesh
