@@ -105,6 +105,34 @@ fn built_in_avatar_improved_settles_keeps_roots_and_agrees_across_frame_rates() 
     }
 }
 
+/// Issue #6, acceptance 1: the layered variant's p99 edge stretch at most
+/// 10 % with the improved solver's flat locks and drape over contact, no
+/// hair inside the body at 30 and 120 fps.
+#[test]
+fn layered_avatar_meets_its_stretch_target_with_flat_locks_and_drape() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/tress_avatar_layered.vrm"
+    );
+    let a = tress_rig::load_path(path).expect("assets/tress_avatar_layered.vrm loads");
+    let opts = MeasureOptions {
+        fps: vec![30, 120],
+        flat_lock_stiffness: 83.0,
+        drape: true,
+        ..MeasureOptions::default()
+    };
+    let r = measure(&a, &opts).expect("measures");
+    for run in &r.runs {
+        let s = run.stretch.as_ref().expect("mesh run");
+        println!("{} fps: p99 {:.2} %", run.fps, s.p99_percent);
+        assert!(s.finite && s.p99_percent <= 10.0, "{} fps: {s:?}", run.fps);
+        let p = run.penetration.as_ref().expect("mesh run");
+        assert_eq!(p.vertices_inside, 0, "{} fps: {p:?}", run.fps);
+        assert!(run.settling.max_tip_step_m < 1e-6, "{} fps", run.fps);
+    }
+    assert!(r.frame_rate.substeps.iter().all(|p| p.identical));
+}
+
 #[test]
 fn built_in_avatar_earlier_solver_is_measured_on_the_same_run() {
     let a = built_in();
