@@ -22,6 +22,19 @@ const DEGENERATE_SQ: Real = 1e-12;
 /// Distances below this are treated as zero when normalising.
 const TINY: Real = 1e-9;
 
+/// The length of `d` (given `|d|²`) and its direction, or `fallback()` when
+/// it is too short to have one.
+#[inline(always)]
+fn unit(d: Vec3, dist_sq: Real, fallback: impl FnOnce() -> Vec3) -> (Real, Vec3) {
+    let dist = ops::sqrt(dist_sq);
+    let n = if dist > TINY {
+        d * (1.0 / dist)
+    } else {
+        fallback()
+    };
+    (dist, n)
+}
+
 /// A posed sphere or capsule with its axis terms cached.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreparedRound {
@@ -111,13 +124,10 @@ impl PreparedRound {
         if dist_sq >= reach * reach {
             return None;
         }
-        let dist = ops::sqrt(dist_sq);
-        let n = if dist > TINY {
-            d * (1.0 / dist)
-        } else {
-            // Same fallback as `push_out_point` for a point on the axis.
+        // Same fallback as `push_out_point` for a point on the axis.
+        let (dist, n) = unit(d, dist_sq, || {
             self.axis.any_orthonormal_vector().normalize_or(Vec3::Y)
-        };
+        });
         Some((n * (reach - dist), n))
     }
 
@@ -179,12 +189,9 @@ impl PreparedRound {
         if dist_sq >= reach * reach {
             return None;
         }
-        let dist = ops::sqrt(dist_sq);
-        let n = if dist > TINY {
-            d * (1.0 / dist)
-        } else {
+        let (dist, n) = unit(d, dist_sq, || {
             d1.normalize_or(Vec3::X).any_orthonormal_vector()
-        };
+        });
         let depth = reach - dist;
         // The root's own depth, from the same axis terms.
         let root = self.offset_from_axis(rel0).length_squared();

@@ -16,7 +16,7 @@ use core::ops::{Add, Mul, Sub};
 use super::chain::{Chain, Joint};
 use super::params::ContactMode;
 use super::pose::Pose;
-use super::step::{ColliderState, INV_H, project, swept_hit};
+use super::step::{ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
 use crate::math::{Mat4, Quat, Real, Vec3, Vec4, ops};
 use glam::BVec4A;
@@ -244,14 +244,40 @@ struct Row {
     fallback: V3,
 }
 
+/// A collider's axis terms splat to the lanes, and each lane's reach.
+struct Shape {
+    a: V3,
+    axis: V3,
+    axis_sq: Real,
+    inv_axis_sq: Vec4,
+    reach: Vec4,
+}
+
+impl Shape {
+    #[inline(always)]
+    fn new(c: &ColliderState, row: &Row) -> Self {
+        let p = &c.prep;
+        Self {
+            a: V3::splat(p.shape.a),
+            axis: V3::splat(p.axis()),
+            axis_sq: p.axis_sq(),
+            inv_axis_sq: Vec4::splat(p.inv_axis_sq()),
+            reach: Vec4::splat(p.shape.radius) + row.hit_radius,
+        }
+    }
+}
+
 /// [`crate::collide::PreparedRound::segment_hit`] per lane for the lanes in
 /// `want`; `odd` collects lanes the scalar query must answer.
 #[inline(always)]
 fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) -> Hits {
-    let p = &c.prep;
-    let (a, axis) = (V3::splat(p.shape.a), V3::splat(p.axis()));
-    let (axis_sq, inv_axis_sq) = (p.axis_sq(), Vec4::splat(p.inv_axis_sq()));
-    let reach = Vec4::splat(p.shape.radius) + row.hit_radius;
+    let Shape {
+        a,
+        axis,
+        axis_sq,
+        inv_axis_sq,
+        reach,
+    } = Shape::new(c, row);
     let rel0 = row.o - a;
     let d1 = xh - row.o;
     let off = |rel: V3| {
@@ -295,16 +321,9 @@ fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) 
         (s, t)
     };
     let d = rel0 + d1 * s - axis * t;
-    let dist_sq = d.dot(d);
-    live &= bits(dist_sq.cmplt(reach * reach));
-    if live == 0 {
+    let Some((mut live, dist, n)) = touch(d, reach, live, odd) else {
         return Hits::NONE;
-    }
-    let dist = sqrt4(dist_sq);
-    let on_axis = bits(dist.cmple(Vec4::splat(TINY))) & live;
-    *odd |= on_axis;
-    live &= !on_axis;
-    let n = d * (Vec4::ONE / dist);
+    };
     let depth = reach - dist;
     let r0 = off(rel0);
     let root = r0.dot(r0);
@@ -321,26 +340,39 @@ fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) 
     }
 }
 
-/// [`crate::collide::PreparedRound::point_hit`] per lane.
+/// Of the lanes in `live`, those whose offset `d` from the axis is shorter
+/// than `reach`, with its length and direction; lanes too close to the
+/// axis to have a direction go to `odd` (the scalar query's fallback).
+/// `None` when no lane touches.
 #[inline(always)]
-fn point_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) -> Hits {
-    let p = &c.prep;
-    let (a, axis) = (V3::splat(p.shape.a), V3::splat(p.axis()));
-    let inv_axis_sq = Vec4::splat(p.inv_axis_sq());
-    let reach = Vec4::splat(p.shape.radius) + row.hit_radius;
-    let rel = xh - a;
-    let t = clamp01(axis.dot(rel) * inv_axis_sq);
-    let d = rel - axis * t;
+fn touch(d: V3, reach: Vec4, live: u32, odd: &mut u32) -> Option<(u32, Vec4, V3)> {
     let dist_sq = d.dot(d);
-    let mut live = want & bits(dist_sq.cmplt(reach * reach));
+    let live = live & bits(dist_sq.cmplt(reach * reach));
     if live == 0 {
-        return Hits::NONE;
+        return None;
     }
     let dist = sqrt4(dist_sq);
     let on_axis = bits(dist.cmple(Vec4::splat(TINY))) & live;
     *odd |= on_axis;
-    live &= !on_axis;
-    let n = d * (Vec4::ONE / dist);
+    Some((live & !on_axis, dist, d * (Vec4::ONE / dist)))
+}
+
+/// [`crate::collide::PreparedRound::point_hit`] per lane.
+#[inline(always)]
+fn point_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) -> Hits {
+    let Shape {
+        a,
+        axis,
+        inv_axis_sq,
+        reach,
+        ..
+    } = Shape::new(c, row);
+    let rel = xh - a;
+    let t = clamp01(axis.dot(rel) * inv_axis_sq);
+    let d = rel - axis * t;
+    let Some((live, dist, n)) = touch(d, reach, want, odd) else {
+        return Hits::NONE;
+    };
     Hits {
         correction: n * (reach - dist),
         normal: n,
@@ -566,15 +598,7 @@ fn resolve(
                         continue;
                     }
                     let (o, p) = (row.o.lane(i), xh.lane(i));
-                    let (len, r) = (row.len[i], row.hit_radius[i]);
-                    let whole = segment && round;
-                    let one = if round && c.moved > 0.5 * (c.cur().radius + r) {
-                        swept_hit(c, whole, o, p, r)
-                    } else if whole {
-                        c.prep.segment_hit(o, p, len, r)
-                    } else {
-                        c.prep.point_hit(p, r)
-                    };
+                    let one = collider_hit(c, segment, o, p, row.len[i], row.hit_radius[i]);
                     if let Some((corr, n)) = one {
                         h.correction.set_lane(i, corr);
                         h.normal.set_lane(i, n);

@@ -210,6 +210,31 @@ impl StepCtx<'_> {
     }
 }
 
+/// Contact of the segment `o..xh` (length `len`; `segment`: whole-segment
+/// contact) with collider `c`: how `xh` must move and the unit push
+/// direction. Planes and inside shapes are worst at an end point and the
+/// root is fixed, so only the free end is tested against them; a fast
+/// sphere or capsule takes the swept query.
+#[inline(always)]
+pub(crate) fn collider_hit(
+    c: &ColliderState,
+    segment: bool,
+    o: Vec3,
+    xh: Vec3,
+    len: Real,
+    hit_radius: Real,
+) -> Option<(Vec3, Vec3)> {
+    let round = c.prep.is_round();
+    let whole = segment && round;
+    if round && c.moved > 0.5 * (c.cur().radius + hit_radius) {
+        swept_hit(c, whole, o, xh, hit_radius)
+    } else if whole {
+        c.prep.segment_hit(o, xh, len, hit_radius)
+    } else {
+        c.prep.point_hit(xh, hit_radius)
+    }
+}
+
 /// Contact of the segment `o..xh` (`whole`) or of its end with a collider
 /// that moves fast this substep: the swept query, with the root-depth rule
 /// as `PreparedRound::segment_hit` applies it.
@@ -287,15 +312,7 @@ pub(crate) fn resolve_contacts(
         ctx.for_each_near(mid, ball, |c| {
             // Planes and inside shapes are worst at an end point and the root
             // is fixed, so only the free end matters for them.
-            let round = c.prep.is_round();
-            let whole = segment && round;
-            let hit = if round && c.moved > 0.5 * (c.cur().radius + hit_radius) {
-                swept_hit(c, whole, o, xh, hit_radius)
-            } else if whole {
-                c.prep.segment_hit(o, xh, len, hit_radius)
-            } else {
-                c.prep.point_hit(xh, hit_radius)
-            };
+            let hit = collider_hit(c, segment, o, xh, len, hit_radius);
             let Some((correction, normal)) = hit else {
                 return;
             };
