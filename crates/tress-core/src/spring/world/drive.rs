@@ -145,7 +145,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             let frame = c.desc.frame as u64;
             (frame << 48)
                 | (segment << 47)
-                | ((0x7fff - c.len.min(0x7fff) as u64) << 32)
+                | ((0x7fff - c.len as u64) << 32)
                 | ci as u64
         };
         let mut laned: Vec<u64, C> = Vec::new();
@@ -228,6 +228,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             && !c.desc.drape
             && c.len > 0
             && !c.flat
+            // The group sort key holds the frame and the length in 15 bits.
+            && c.desc.frame < 0x8000
+            && c.len < 0x7fff
     }
 
     /// Puts chain `ci` back to rest when its state is no longer finite.
