@@ -8,6 +8,11 @@ use tress_core::strand::{HeadPose, Schedule, StrandParams, StrandSim};
 
 /// 40 strands of 16 particles hanging from the top of a 0.1 m sphere (seeded).
 fn sim(schedule: Schedule) -> StrandSim {
+    sim_with_lanes(schedule, None)
+}
+
+/// [`sim`] with a chosen lane count (`None`: the one this CPU runs fastest).
+fn sim_with_lanes(schedule: Schedule, lanes: Option<usize>) -> StrandSim {
     let mut pts = Vec::new();
     for s in 0..40 {
         let a = s as Real * 2.399_963;
@@ -16,13 +21,23 @@ fn sim(schedule: Schedule) -> StrandSim {
             pts.push(n * (0.1 + 0.011 * p as Real));
         }
     }
-    let mut sim = StrandSim::from_points(
-        16,
-        &pts,
-        StrandParams::default(),
-        schedule,
-        HeadPose::IDENTITY,
-    )
+    let mut sim = match lanes {
+        None => StrandSim::from_points(
+            16,
+            &pts,
+            StrandParams::default(),
+            schedule,
+            HeadPose::IDENTITY,
+        ),
+        Some(l) => StrandSim::from_points_with_lanes(
+            16,
+            &pts,
+            StrandParams::default(),
+            schedule,
+            HeadPose::IDENTITY,
+            l,
+        ),
+    }
     .unwrap();
     sim.set_head_colliders(&[Collider::sphere(Vec3::ZERO, 0.1)]);
     sim
@@ -78,19 +93,31 @@ fn threads_give_the_same_bits_as_one() {
     assert!(bits(&one).iter().all(|b| f32::from_bits(*b).is_finite()));
 }
 
-/// The AVX2 build of the step (picked at run time where the CPU has it) and
-/// the portable one compute the same bits: no fused multiply-adds, same
+/// The AVX2 build of the step (16 lanes) and the AVX-512 one (32 lanes),
+/// each picked at run time where the CPU has it, compute the same bits as
+/// the portable build of the same layout: no fused multiply-adds, same
 /// operation order per lane.
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn avx2_and_portable_paths_agree_bit_for_bit() {
-    use tress_core::strand::{CodePath, StepCoefs, StepFrame, step_chunks, step_chunks_on};
-    if !std::is_x86_feature_detected!("avx2") {
-        eprintln!("SKIPPED: this CPU has no AVX2, so there is only the portable path");
-        return;
+fn simd_and_portable_paths_agree_bit_for_bit() {
+    use tress_core::strand::{LANES, WIDE_LANES, wide_lanes_fit};
+    for (lanes, fits, name) in [
+        (LANES, std::is_x86_feature_detected!("avx2"), "AVX2"),
+        (WIDE_LANES, wide_lanes_fit(), "AVX-512"),
+    ] {
+        if !fits {
+            eprintln!("SKIPPED: this CPU has no {name}, so there is only the portable path");
+            continue;
+        }
+        paths_agree(lanes, name);
     }
-    let mut a = sim(Schedule::REFERENCE);
-    let mut b = sim(Schedule::REFERENCE);
+}
+
+#[cfg(target_arch = "x86_64")]
+fn paths_agree(lanes: usize, name: &str) {
+    use tress_core::strand::{CodePath, StepCoefs, StepFrame, step_chunks, step_chunks_on};
+    let mut a = sim_with_lanes(Schedule::REFERENCE, Some(lanes));
+    let mut b = sim_with_lanes(Schedule::REFERENCE, Some(lanes));
     let layout = *a.layout();
     let k = StepCoefs::new(a.params(), 1.0 / 60.0, layout.particles());
     let head = [Collider::sphere(Vec3::ZERO, 0.1)];
@@ -127,10 +154,73 @@ fn avx2_and_portable_paths_agree_bit_for_bit() {
             &mut b.state_mut(),
         );
     }
-    let moved = bits(&a) != bits(&sim(Schedule::REFERENCE));
+    let moved = bits(&a) != bits(&sim_with_lanes(Schedule::REFERENCE, Some(lanes)));
     assert!(
         moved,
         "the strands must have moved for the comparison to mean anything"
     );
-    assert!(bits(&a) == bits(&b), "AVX2 and portable steps differ");
+    assert!(bits(&a) == bits(&b), "{name} and portable steps differ");
+}
+
+/// Every strand's positions, strand-major (independent of the chunk layout).
+fn strand_bits(sim: &StrandSim) -> Vec<u32> {
+    let l = sim.layout();
+    let mut out = Vec::new();
+    for s in 0..l.strands() {
+        for p in 0..l.particles() {
+            out.extend(sim.point(s, p).to_array().map(Real::to_bits));
+        }
+    }
+    out
+}
+
+/// A wide layout (32 strands per chunk: the AVX-512 build where the CPU has
+/// it, the portable one otherwise) moves every strand exactly as the
+/// default 16-lane layout does, one thread or two.
+#[test]
+fn wide_and_default_layouts_move_every_strand_the_same() {
+    use tress_core::strand::{LANES, WIDE_LANES};
+    let mut pts = Vec::new();
+    // 70 strands: more than two wide chunks, with padding in the last one.
+    for s in 0..70 {
+        let a = s as Real * 2.399_963;
+        let n = Vec3::new(0.6 * ops::cos(a), 0.8, 0.6 * ops::sin(a));
+        for p in 0..16 {
+            pts.push(n * (0.1 + 0.011 * p as Real));
+        }
+    }
+    let make = |lanes: usize, threads: usize| {
+        let mut sim = StrandSim::from_points_with_lanes(
+            16,
+            &pts,
+            StrandParams::default(),
+            Schedule::REFERENCE,
+            HeadPose::IDENTITY,
+            lanes,
+        )
+        .unwrap();
+        sim.set_head_colliders(&[Collider::sphere(Vec3::ZERO, 0.1)]);
+        sim.set_threads(threads);
+        assert_eq!(sim.layout().lanes(), lanes);
+        sim
+    };
+    let mut narrow = make(LANES, 1);
+    let mut wide = make(WIDE_LANES, 1);
+    let mut wide2 = make(WIDE_LANES, 2);
+    let start = strand_bits(&narrow);
+    assert_eq!(start, strand_bits(&wide), "same rest state");
+    for _ in 0..90 {
+        for s in [&mut narrow, &mut wide, &mut wide2] {
+            s.advance(1.0 / 60.0, |t, _| pose(t));
+        }
+    }
+    assert!(strand_bits(&narrow) != start, "the strands must have moved");
+    assert!(
+        strand_bits(&narrow) == strand_bits(&wide),
+        "wide layout differs"
+    );
+    assert!(
+        strand_bits(&wide) == strand_bits(&wide2),
+        "two threads differ"
+    );
 }

@@ -4,7 +4,7 @@
 //! [`StrandLayout::len`] and the solver borrows them. Rest data is in the head
 //! frame (the frame the head pose carries); live positions are in world space.
 
-use super::layout::{LANES, StrandLayout};
+use super::layout::StrandLayout;
 use crate::math::{Real, Vec3};
 
 /// The groom at rest, head frame. `len[i]` is the rest length of the segment
@@ -210,7 +210,7 @@ pub fn fill_rest(
         layout.len(),
     )?;
     let last = layout.strands() - 1;
-    for s in 0..layout.chunks() * LANES {
+    for s in 0..layout.chunks() * layout.lanes() {
         let src = s.min(last);
         let mut prev = Vec3::ZERO;
         for p in 0..layout.particles() {

@@ -1,4 +1,4 @@
-//! The chunked SIMD-friendly step: [`LANES`] strands in lockstep, root to tip.
+//! The chunked SIMD-friendly step: [`L`] strands in lockstep, root to tip.
 //!
 //! Every pass walks the rows of one chunk (particle `i` of every lane) with
 //! fixed-width, branch-free lane loops the compiler turns into SIMD. It
@@ -19,14 +19,14 @@ use super::params::StepCoefs;
 use crate::collide::{ShapeKind, WorldCollider, push_out_point};
 use crate::math::{Mat3, Real, Vec3, ops};
 
-use super::lanes::{Row, Rows as V};
+use super::lanes::{Row, Rows};
 
 pub(crate) use lanes::TINY;
 /// Below this `1 + cos` the segment is folded back on its parent: the
 /// minimal rotation is ill-defined, so the rest segment is used unrotated.
 pub(crate) const FOLDED: Real = 1e-4;
 
-/// One chunk of rest data (`particles × LANES` floats per array): the same
+/// One chunk of rest data (`particles × L` floats per array): the same
 /// view as the whole groom's, over a chunk's sub-slices.
 pub type ChunkRest<'a> = super::buffers::StrandRest<'a>;
 
@@ -34,49 +34,39 @@ pub type ChunkRest<'a> = super::buffers::StrandRest<'a>;
 /// chunk's sub-slices.
 pub type ChunkState<'a> = super::buffers::StrandState<'a>;
 
-/// Placeholder parent row for push-out without sliding.
-fn x_zero() -> &'static V {
-    static ZERO: V = V {
-        x: [0.0; LANES],
-        y: [0.0; LANES],
-        z: [0.0; LANES],
-    };
-    &ZERO
-}
-
 #[inline(always)]
-fn ld(s: &[Real], i: usize) -> Row {
-    let mut r = [0.0; LANES];
-    r.copy_from_slice(&s[i * LANES..(i + 1) * LANES]);
+fn ld<const L: usize>(s: &[Real], i: usize) -> Row<L> {
+    let mut r = [0.0; L];
+    r.copy_from_slice(&s[i * L..(i + 1) * L]);
     r
 }
 
 #[inline(always)]
-fn st(s: &mut [Real], i: usize, r: &Row) {
-    s[i * LANES..(i + 1) * LANES].copy_from_slice(r);
+fn st<const L: usize>(s: &mut [Real], i: usize, r: &Row<L>) {
+    s[i * L..(i + 1) * L].copy_from_slice(r);
 }
 
 #[inline(always)]
-fn ld3(x: &[Real], y: &[Real], z: &[Real], i: usize) -> V {
-    V {
-        x: ld(x, i),
-        y: ld(y, i),
-        z: ld(z, i),
+fn ld3<const L: usize>(x: &[Real], y: &[Real], z: &[Real], i: usize) -> Rows<L> {
+    Rows {
+        x: ld::<L>(x, i),
+        y: ld::<L>(y, i),
+        z: ld::<L>(z, i),
     }
 }
 
 #[inline(always)]
-fn st3(x: &mut [Real], y: &mut [Real], z: &mut [Real], i: usize, v: &V) {
-    st(x, i, &v.x);
-    st(y, i, &v.y);
-    st(z, i, &v.z);
+fn st3<const L: usize>(x: &mut [Real], y: &mut [Real], z: &mut [Real], i: usize, v: &Rows<L>) {
+    st::<L>(x, i, &v.x);
+    st::<L>(y, i, &v.y);
+    st::<L>(z, i, &v.z);
 }
 
 /// `m * v` per lane, in glam's `Mat3 * Vec3` order.
 #[inline(always)]
-fn rot(m: &Mat3, v: &V) -> V {
+fn rot<const L: usize>(m: &Mat3, v: &Rows<L>) -> Rows<L> {
     let mut o = *v;
-    for l in 0..LANES {
+    for l in 0..L {
         o.x[l] = m.x_axis.x * v.x[l] + m.y_axis.x * v.y[l] + m.z_axis.x * v.z[l];
         o.y[l] = m.x_axis.y * v.x[l] + m.y_axis.y * v.y[l] + m.z_axis.y * v.z[l];
         o.z[l] = m.x_axis.z * v.x[l] + m.y_axis.z * v.y[l] + m.z_axis.z * v.z[l];
@@ -85,9 +75,9 @@ fn rot(m: &Mat3, v: &V) -> V {
 }
 
 #[inline(always)]
-fn sub(a: &V, b: &V) -> V {
+fn sub<const L: usize>(a: &Rows<L>, b: &Rows<L>) -> Rows<L> {
     let mut o = *a;
-    for l in 0..LANES {
+    for l in 0..L {
         o.x[l] = a.x[l] - b.x[l];
         o.y[l] = a.y[l] - b.y[l];
         o.z[l] = a.z[l] - b.z[l];
@@ -97,18 +87,19 @@ fn sub(a: &V, b: &V) -> V {
 
 /// Per-thread working rows of [`step_chunk`], reused across chunks.
 #[derive(Debug, Clone)]
-pub struct Scratch {
+pub struct Scratch<const L: usize = LANES> {
     /// Rest segment `i → i+1` carried by the head.
-    segs: [V; super::layout::MAX_PARTICLES],
+    segs: [Rows<L>; super::layout::MAX_PARTICLES],
     /// The same divided by its rest length (unit, or zero).
-    units: [V; super::layout::MAX_PARTICLES],
+    units: [Rows<L>; super::layout::MAX_PARTICLES],
 }
 
-impl Default for Scratch {
+impl<const L: usize> Default for Scratch<L> {
     fn default() -> Self {
+        let zero = Rows::splat([0.0; 3]);
         Self {
-            segs: [*x_zero(); super::layout::MAX_PARTICLES],
-            units: [*x_zero(); super::layout::MAX_PARTICLES],
+            segs: [zero; super::layout::MAX_PARTICLES],
+            units: [zero; super::layout::MAX_PARTICLES],
         }
     }
 }
@@ -116,16 +107,16 @@ impl Default for Scratch {
 /// Runs one step on one chunk: integrate, global shape, local shape,
 /// collision, length — each as many times as `k.passes` says.
 #[inline(always)]
-pub fn step_chunk(
+pub fn step_chunk<const L: usize>(
     m: usize,
     k: &StepCoefs,
     f: &StepFrame,
     rest: &ChunkRest<'_>,
     s: &mut ChunkState<'_>,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<L>,
 ) {
     let Scratch { segs, units } = scratch;
-    let n = m * LANES;
+    let n = m * L;
     assert!(
         rest.x.len() == n
             && rest.y.len() == n
@@ -138,58 +129,64 @@ pub fn step_chunk(
             && s.px.len() == n
             && s.py.len() == n
             && s.pz.len() == n,
-        "chunk buffers must hold particles × LANES floats"
+        "chunk buffers must hold particles × L floats"
     );
-    integrate(m, k, f, rest, s);
+    integrate::<L>(m, k, f, rest, s);
     for _ in 0..k.passes.global {
-        global_shape(k, f, rest, s);
+        global_shape::<L>(k, f, rest, s);
     }
     if k.passes.local > 0 {
         // The groomed segments carried by the head, once per step for all
         // local passes.
         for i in 0..m - 1 {
-            let d = sub(
-                &ld3(rest.x, rest.y, rest.z, i + 1),
-                &ld3(rest.x, rest.y, rest.z, i),
+            let d = sub::<L>(
+                &ld3::<L>(rest.x, rest.y, rest.z, i + 1),
+                &ld3::<L>(rest.x, rest.y, rest.z, i),
             );
-            segs[i] = rot(&f.rot, &d);
-            let inv = ld(rest.inv_len, i + 1);
-            for l in 0..LANES {
+            segs[i] = rot::<L>(&f.rot, &d);
+            let inv = ld::<L>(rest.inv_len, i + 1);
+            for l in 0..L {
                 units[i].x[l] = segs[i].x[l] * inv[l];
                 units[i].y[l] = segs[i].y[l] * inv[l];
                 units[i].z[l] = segs[i].z[l] * inv[l];
             }
         }
         for _ in 0..k.passes.local {
-            local_shape(m, k, &segs[..m - 1], &units[..m - 1], s);
+            local_shape::<L>(m, k, &segs[..m - 1], &units[..m - 1], s);
         }
     }
     let (sweeps, fused) = k.collision_sweeps();
     for _ in 0..sweeps {
-        collide(m, k, f, s);
+        collide::<L>(m, k, f, s);
     }
     for it in 0..k.passes.length {
         let last = it + 1 == k.passes.length;
-        length(m, k, f, rest, s, last && fused);
+        length::<L>(m, k, f, rest, s, last && fused);
     }
 }
 
 #[inline(always)]
-fn integrate(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut ChunkState<'_>) {
+fn integrate<const L: usize>(
+    m: usize,
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &ChunkRest<'_>,
+    s: &mut ChunkState<'_>,
+) {
     // The root is carried rigidly by the head; it has no momentum of its own.
-    let mut root = rot(&f.rot, &ld3(rest.x, rest.y, rest.z, 0));
-    for l in 0..LANES {
+    let mut root = rot::<L>(&f.rot, &ld3::<L>(rest.x, rest.y, rest.z, 0));
+    for l in 0..L {
         root.x[l] += f.trans.x;
         root.y[l] += f.trans.y;
         root.z[l] += f.trans.z;
     }
-    st3(s.x, s.y, s.z, 0, &root);
-    st3(s.px, s.py, s.pz, 0, &root);
+    st3::<L>(s.x, s.y, s.z, 0, &root);
+    st3::<L>(s.px, s.py, s.pz, 0, &root);
     let (c, g) = (k.momentum, k.gravity_h2);
     for i in 1..m {
-        let mut x = ld3(s.x, s.y, s.z, i);
-        let mut q = ld3(s.px, s.py, s.pz, i);
-        for l in 0..LANES {
+        let mut x = ld3::<L>(s.x, s.y, s.z, i);
+        let mut q = ld3::<L>(s.px, s.py, s.pz, i);
+        for l in 0..L {
             let (vx, vy, vz) = (x.x[l] - q.x[l], x.y[l] - q.y[l], x.z[l] - q.z[l]);
             q.x[l] = x.x[l];
             q.y[l] = x.y[l];
@@ -198,23 +195,28 @@ fn integrate(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &m
             x.y[l] = x.y[l] + vy * c + g.y;
             x.z[l] = x.z[l] + vz * c + g.z;
         }
-        st3(s.x, s.y, s.z, i, &x);
-        st3(s.px, s.py, s.pz, i, &q);
+        st3::<L>(s.x, s.y, s.z, i, &x);
+        st3::<L>(s.px, s.py, s.pz, i, &q);
     }
 }
 
 #[inline(always)]
-fn global_shape(k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut ChunkState<'_>) {
+fn global_shape<const L: usize>(
+    k: &StepCoefs,
+    f: &StepFrame,
+    rest: &ChunkRest<'_>,
+    s: &mut ChunkState<'_>,
+) {
     let g = k.global;
     for i in 1..=k.global_count {
-        let t = rot(&f.rot, &ld3(rest.x, rest.y, rest.z, i));
-        let mut x = ld3(s.x, s.y, s.z, i);
-        for l in 0..LANES {
+        let t = rot::<L>(&f.rot, &ld3::<L>(rest.x, rest.y, rest.z, i));
+        let mut x = ld3::<L>(s.x, s.y, s.z, i);
+        for l in 0..L {
             x.x[l] = x.x[l] + (t.x[l] + f.trans.x - x.x[l]) * g;
             x.y[l] = x.y[l] + (t.y[l] + f.trans.y - x.y[l]) * g;
             x.z[l] = x.z[l] + (t.z[l] + f.trans.z - x.z[l]) * g;
         }
-        st3(s.x, s.y, s.z, i, &x);
+        st3::<L>(s.x, s.y, s.z, i, &x);
     }
 }
 
@@ -222,17 +224,24 @@ fn global_shape(k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, s: &mut Chun
 /// direction (unit) of segment `i−1 → i`, `w_next` the world rest vector of
 /// `i → i+1`.
 #[inline(always)]
-fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, a: &V, w_next: &V, half: Real) {
-    let b_raw = sub(x_cur, x_prev);
-    let mut d2 = [0.0; LANES];
-    for l in 0..LANES {
+fn local_row<const L: usize>(
+    x_prev: &Rows<L>,
+    x_cur: &mut Rows<L>,
+    x_next: &mut Rows<L>,
+    a: &Rows<L>,
+    w_next: &Rows<L>,
+    half: Real,
+) {
+    let b_raw = sub::<L>(x_cur, x_prev);
+    let mut d2 = [0.0; L];
+    for l in 0..L {
         d2[l] = b_raw.x[l] * b_raw.x[l] + b_raw.y[l] * b_raw.y[l] + b_raw.z[l] * b_raw.z[l];
     }
-    let mut binv = [0.0; LANES];
-    for l in 0..LANES {
+    let mut binv = [0.0; L];
+    for l in 0..L {
         binv[l] = rsqrt(if d2[l] > TINY * TINY { d2[l] } else { 1.0 });
     }
-    for l in 0..LANES {
+    for l in 0..L {
         let (ax, ay, az) = (a.x[l], a.y[l], a.z[l]);
         let (bx, by, bz) = if d2[l] > TINY * TINY {
             (
@@ -272,15 +281,21 @@ fn local_row(x_prev: &V, x_cur: &mut V, x_next: &mut V, a: &V, w_next: &V, half:
 /// Local shape over one chunk; `segs[i]` is rest segment `i → i+1` rotated
 /// by the head.
 #[inline(always)]
-fn local_shape(m: usize, k: &StepCoefs, segs: &[V], units: &[V], s: &mut ChunkState<'_>) {
+fn local_shape<const L: usize>(
+    m: usize,
+    k: &StepCoefs,
+    segs: &[Rows<L>],
+    units: &[Rows<L>],
+    s: &mut ChunkState<'_>,
+) {
     let kl = k.local;
     let half = 0.5 * kl;
     // Segment 0 hangs off the pinned root: its frame is the head's, and only
     // its far end moves.
     let w = segs[0];
-    let x_prev0 = ld3(s.x, s.y, s.z, 0);
-    let mut x_cur = ld3(s.x, s.y, s.z, 1);
-    for l in 0..LANES {
+    let x_prev0 = ld3::<L>(s.x, s.y, s.z, 0);
+    let mut x_cur = ld3::<L>(s.x, s.y, s.z, 1);
+    for l in 0..L {
         x_cur.x[l] = x_cur.x[l] + (w.x[l] - (x_cur.x[l] - x_prev0.x[l])) * kl;
         x_cur.y[l] = x_cur.y[l] + (w.y[l] - (x_cur.y[l] - x_prev0.y[l])) * kl;
         x_cur.z[l] = x_cur.z[l] + (w.z[l] - (x_cur.z[l] - x_prev0.z[l])) * kl;
@@ -289,8 +304,8 @@ fn local_shape(m: usize, k: &StepCoefs, segs: &[V], units: &[V], s: &mut ChunkSt
     for i in 1..m - 1 {
         // Frame of segment i-1: the minimal rotation taking its rest
         // direction `a` onto its current direction `b`.
-        let mut x_next = ld3(s.x, s.y, s.z, i + 1);
-        local_row(
+        let mut x_next = ld3::<L>(s.x, s.y, s.z, i + 1);
+        local_row::<L>(
             &x_prev,
             &mut x_cur,
             &mut x_next,
@@ -298,21 +313,21 @@ fn local_shape(m: usize, k: &StepCoefs, segs: &[V], units: &[V], s: &mut ChunkSt
             &segs[i],
             half,
         );
-        st3(s.x, s.y, s.z, i, &x_cur);
+        st3::<L>(s.x, s.y, s.z, i, &x_cur);
         x_prev = x_cur;
         x_cur = x_next;
     }
-    st3(s.x, s.y, s.z, m - 1, &x_cur);
+    st3::<L>(s.x, s.y, s.z, m - 1, &x_cur);
 }
 
 #[inline(always)]
-fn collide(m: usize, k: &StepCoefs, f: &StepFrame, s: &mut ChunkState<'_>) {
+fn collide<const L: usize>(m: usize, k: &StepCoefs, f: &StepFrame, s: &mut ChunkState<'_>) {
     for i in 1..m {
-        let mut x = ld3(s.x, s.y, s.z, i);
-        let mut q = ld3(s.px, s.py, s.pz, i);
-        if collide_row(k, f, &mut x, &mut q, None) {
-            st3(s.x, s.y, s.z, i, &x);
-            st3(s.px, s.py, s.pz, i, &q);
+        let mut x = ld3::<L>(s.x, s.y, s.z, i);
+        let mut q = ld3::<L>(s.px, s.py, s.pz, i);
+        if collide_row::<L>(k, f, &mut x, &mut q, None) {
+            st3::<L>(s.x, s.y, s.z, i, &x);
+            st3::<L>(s.px, s.py, s.pz, i, &q);
         }
     }
 }
@@ -323,12 +338,12 @@ fn collide(m: usize, k: &StepCoefs, f: &StepFrame, s: &mut ChunkState<'_>) {
 /// slides on the collider's tangent plane back to its rest distance from the
 /// parent (see [`push_and_slide`]).
 #[inline(always)]
-fn collide_row(
+fn collide_row<const L: usize>(
     k: &StepCoefs,
     f: &StepFrame,
-    x: &mut V,
-    q: &mut V,
-    slide: Option<(&V, &Row)>,
+    x: &mut Rows<L>,
+    q: &mut Rows<L>,
+    slide: Option<(&Rows<L>, &Row<L>)>,
 ) -> bool {
     let r = k.margin;
     let mut touched = false;
@@ -336,13 +351,13 @@ fn collide_row(
         if matches!(c.kind, ShapeKind::Sphere | ShapeKind::Capsule) {
             let cap = Capsule::new(c, r);
             touched |= match slide {
-                Some((par, len)) => cap.push_rows::<true>(x, q, par, len),
-                None => cap.push_rows::<false>(x, q, x_zero(), &[0.0; LANES]),
+                Some((par, len)) => cap.push_rows::<true, L>(x, q, par, len),
+                None => cap.push_rows::<false, L>(x, q, &Rows::splat([0.0; 3]), &[0.0; L]),
             };
             continue;
         }
         // Planes and inside shapes: the shared scalar query, lane by lane.
-        touched |= push_lanes(x, q, |l, p, prev| match slide {
+        touched |= push_lanes::<L>(x, q, |l, p, prev| match slide {
             None => push_without_rebound(c, p, prev, r),
             Some((par, len)) => {
                 let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
@@ -388,13 +403,19 @@ pub fn push_and_slide(
 /// `#[inline(always)]` so that the AVX2 entry (`step_chunks_on`) compiles all
 /// of it for AVX2; `perf annotate` shows this loop as 8-wide `vmulps`/`vaddps`.
 #[inline(always)]
-fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
-    let d = sub(x, x_prev);
-    let mut d2 = [0.0; LANES];
-    for l in 0..LANES {
+fn ftl_row<const L: usize>(
+    x: &mut Rows<L>,
+    x_prev: &Rows<L>,
+    q_prev: &mut Rows<L>,
+    lr: &Row<L>,
+    sd: Real,
+) {
+    let d = sub::<L>(x, x_prev);
+    let mut d2 = [0.0; L];
+    for l in 0..L {
         d2[l] = d.x[l] * d.x[l] + d.y[l] * d.y[l] + d.z[l] * d.z[l];
     }
-    for l in 0..LANES {
+    for l in 0..L {
         // Coincident particles: hang the segment straight down.
         let ok = d2[l] > TINY * TINY;
         let inv = rsqrt(if ok { d2[l] } else { 1.0 });
@@ -421,8 +442,14 @@ fn ftl_row(x: &mut V, x_prev: &V, q_prev: &mut V, lr: &Row, sd: Real) {
 /// A capsule push with the slide back to the rest length (see [`ftl_row`]
 /// for why it is inlined).
 #[inline(always)]
-fn push_slide_row(cap: &Capsule, x: &mut V, q: &mut V, par: &V, len: &Row) -> bool {
-    cap.push_rows::<true>(x, q, par, len)
+fn push_slide_row<const L: usize>(
+    cap: &Capsule,
+    x: &mut Rows<L>,
+    q: &mut Rows<L>,
+    par: &Rows<L>,
+    len: &Row<L>,
+) -> bool {
+    cap.push_rows::<true, L>(x, q, par, len)
 }
 
 /// Colliders prepared for one chunk's fused length sweep, with what it takes
@@ -448,22 +475,28 @@ impl Default for Cull {
 
 impl Cull {
     #[inline(always)]
-    fn new(m: usize, k: &StepCoefs, f: &StepFrame, rest: &ChunkRest<'_>, roots: &V) -> Self {
+    fn new<const L: usize>(
+        m: usize,
+        k: &StepCoefs,
+        f: &StepFrame,
+        rest: &ChunkRest<'_>,
+        roots: &Rows<L>,
+    ) -> Self {
         let mut c = Vec3::ZERO;
-        for l in 0..LANES {
+        for l in 0..L {
             c += Vec3::new(roots.x[l], roots.y[l], roots.z[l]);
         }
-        c /= LANES as Real;
+        c /= L as Real;
         let mut spread: Real = 0.0;
-        for l in 0..LANES {
+        for l in 0..L {
             spread = spread.max((Vec3::new(roots.x[l], roots.y[l], roots.z[l]) - c).length());
         }
         let mut reach = [0.0; super::layout::MAX_PARTICLES];
-        let mut arc = [0.0; LANES];
+        let mut arc = [0.0; L];
         for (i, r) in reach.iter_mut().enumerate().take(m).skip(1) {
-            let lr = ld(rest.len, i);
+            let lr = ld::<L>(rest.len, i);
             let mut longest: Real = 0.0;
-            for l in 0..LANES {
+            for l in 0..L {
                 arc[l] += lr[l];
                 longest = longest.max(arc[l]);
             }
@@ -484,27 +517,27 @@ impl Cull {
     /// to the rest length from the parent row; returns whether anything moved.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn collide_row(
+    fn collide_row<const L: usize>(
         &self,
         i: usize,
         k: &StepCoefs,
         f: &StepFrame,
-        x: &mut V,
-        q: &mut V,
-        par: &V,
-        len: &Row,
+        x: &mut Rows<L>,
+        q: &mut Rows<L>,
+        par: &Rows<L>,
+        len: &Row<L>,
     ) -> bool {
         let mut touched = false;
         for (cap, clear) in &self.fast {
             if *clear <= self.reach[i] {
-                touched |= push_slide_row(cap, x, q, par, len);
+                touched |= push_slide_row::<L>(cap, x, q, par, len);
             }
         }
         for c in &f.colliders {
             if matches!(c.kind, ShapeKind::Sphere | ShapeKind::Capsule) {
                 continue;
             }
-            touched |= push_lanes(x, q, |l, p, prev| {
+            touched |= push_lanes::<L>(x, q, |l, p, prev| {
                 let parent = Vec3::new(par.x[l], par.y[l], par.z[l]);
                 push_and_slide(c, p, prev, parent, len[l], k.margin)
             });
@@ -549,13 +582,13 @@ fn push_keeping_tangent_velocity(
 /// previous) on every lane of a row, writing back the lanes it moves;
 /// whether any moved. For the shapes with no lane-wide query.
 #[inline(always)]
-fn push_lanes(
-    x: &mut V,
-    q: &mut V,
+fn push_lanes<const L: usize>(
+    x: &mut Rows<L>,
+    q: &mut Rows<L>,
     mut hit: impl FnMut(usize, Vec3, Vec3) -> Option<(Vec3, Vec3)>,
 ) -> bool {
     let mut touched = false;
-    for l in 0..LANES {
+    for l in 0..L {
         let p = Vec3::new(x.x[l], x.y[l], x.z[l]);
         let prev = Vec3::new(q.x[l], q.y[l], q.z[l]);
         if let Some((np, nq)) = hit(l, p, prev) {
@@ -572,7 +605,7 @@ fn push_lanes(
 /// drags a particle back inside the head; the next particle then follows the
 /// corrected one.
 #[inline(always)]
-fn length(
+fn length<const L: usize>(
     m: usize,
     k: &StepCoefs,
     f: &StepFrame,
@@ -581,23 +614,23 @@ fn length(
     collide: bool,
 ) {
     let sd = k.ftl;
-    let mut x_prev = ld3(s.x, s.y, s.z, 0);
-    let mut q_prev = ld3(s.px, s.py, s.pz, 0);
+    let mut x_prev = ld3::<L>(s.x, s.y, s.z, 0);
+    let mut q_prev = ld3::<L>(s.px, s.py, s.pz, 0);
     let cull = if collide {
-        Cull::new(m, k, f, rest, &x_prev)
+        Cull::new::<L>(m, k, f, rest, &x_prev)
     } else {
         Cull::default()
     };
     for i in 1..m {
-        let lr = ld(rest.len, i);
-        let mut x = ld3(s.x, s.y, s.z, i);
-        ftl_row(&mut x, &x_prev, &mut q_prev, &lr, sd);
-        st3(s.px, s.py, s.pz, i - 1, &q_prev);
-        q_prev = ld3(s.px, s.py, s.pz, i);
+        let lr = ld::<L>(rest.len, i);
+        let mut x = ld3::<L>(s.x, s.y, s.z, i);
+        ftl_row::<L>(&mut x, &x_prev, &mut q_prev, &lr, sd);
+        st3::<L>(s.px, s.py, s.pz, i - 1, &q_prev);
+        q_prev = ld3::<L>(s.px, s.py, s.pz, i);
         if collide && cull.collide_row(i, k, f, &mut x, &mut q_prev, &x_prev, &lr) {
-            st3(s.px, s.py, s.pz, i, &q_prev);
+            st3::<L>(s.px, s.py, s.pz, i, &q_prev);
         }
-        st3(s.x, s.y, s.z, i, &x);
+        st3::<L>(s.x, s.y, s.z, i, &x);
         x_prev = x;
     }
 }

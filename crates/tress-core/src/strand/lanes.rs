@@ -91,13 +91,13 @@ impl Capsule {
         q: [Real; 3],
         slide: Option<([Real; 3], Real)>,
     ) -> (bool, [Real; 3], [Real; 3]) {
-        let mut x = Rows::splat(p);
-        let mut pq = Rows::splat(q);
+        let mut x = Rows::<LANES>::splat(p);
+        let mut pq = Rows::<LANES>::splat(q);
         let (par, len) = slide.unwrap_or(([0.0; 3], 0.0));
         let hit = if slide.is_some() {
-            self.push_rows::<true>(&mut x, &mut pq, &Rows::splat(par), &[len; LANES])
+            self.push_rows::<true, LANES>(&mut x, &mut pq, &Rows::splat(par), &[len; LANES])
         } else {
-            self.push_rows::<false>(&mut x, &mut pq, &Rows::splat(par), &[len; LANES])
+            self.push_rows::<false, LANES>(&mut x, &mut pq, &Rows::splat(par), &[len; LANES])
         };
         (hit, [x.x[0], x.y[0], x.z[0]], [pq.x[0], pq.y[0], pq.z[0]])
     }
@@ -107,28 +107,28 @@ impl Capsule {
     /// plane back to `len` from its parent in `par`. Returns whether any lane
     /// was inside. One flat, branch-free loop so it vectorises.
     #[inline(always)]
-    pub fn push_rows<const SLIDE: bool>(
+    pub fn push_rows<const SLIDE: bool, const L: usize>(
         &self,
-        x: &mut Rows,
-        q: &mut Rows,
-        par: &Rows,
-        len: &Row,
+        x: &mut Rows<L>,
+        q: &mut Rows<L>,
+        par: &Rows<L>,
+        len: &Row<L>,
     ) -> bool {
         if self.inv_ab2 == 0.0 {
-            self.push_rows_impl::<SLIDE, true>(x, q, par, len)
+            self.push_rows_impl::<SLIDE, true, L>(x, q, par, len)
         } else {
-            self.push_rows_impl::<SLIDE, false>(x, q, par, len)
+            self.push_rows_impl::<SLIDE, false, L>(x, q, par, len)
         }
     }
 
     /// `SPHERE` skips the projection onto the axis (a zero-length one).
     #[inline(always)]
-    fn push_rows_impl<const SLIDE: bool, const SPHERE: bool>(
+    fn push_rows_impl<const SLIDE: bool, const SPHERE: bool, const L: usize>(
         &self,
-        x: &mut Rows,
-        q: &mut Rows,
-        par: &Rows,
-        len: &Row,
+        x: &mut Rows<L>,
+        q: &mut Rows<L>,
+        par: &Rows<L>,
+        len: &Row<L>,
     ) -> bool {
         // Cheap pass first: most rows touch nothing (tips hang clear of the
         // head, roots clear of the neck), and then the full push is skipped.
@@ -136,7 +136,7 @@ impl Capsule {
         let reach = (self.radius + self.margin) * (1.0 + 1e-4) + 1e-6;
         let reach2 = reach * reach;
         let mut near = false;
-        for l in 0..LANES {
+        for l in 0..L {
             let (ax, ay, az) = (x.x[l] - self.a.x, x.y[l] - self.a.y, x.z[l] - self.a.z);
             let t = if SPHERE {
                 0.0
@@ -150,7 +150,7 @@ impl Capsule {
             return false;
         }
         let mut any = false;
-        for l in 0..LANES {
+        for l in 0..L {
             let (px, py, pz) = (x.x[l], x.y[l], x.z[l]);
             let (ax, ay, az) = (px - self.a.x, py - self.a.y, pz - self.a.z);
             let t = if SPHERE {
@@ -202,31 +202,31 @@ impl Capsule {
     }
 }
 
-/// One row (particle `i` of [`LANES`] strands) of x, y, z.
+/// One row (particle `i` of `L` strands, [`LANES`] by default) of x, y, z.
 #[derive(Debug, Clone, Copy)]
-pub struct Rows {
+pub struct Rows<const L: usize = LANES> {
     /// x of each lane.
-    pub x: Row,
+    pub x: Row<L>,
     /// y of each lane.
-    pub y: Row,
+    pub y: Row<L>,
     /// z of each lane.
-    pub z: Row,
+    pub z: Row<L>,
 }
 
-impl Rows {
+impl<const L: usize> Rows<L> {
     /// Every lane set to `p`.
     #[must_use]
     pub fn splat(p: [Real; 3]) -> Self {
         Self {
-            x: [p[0]; LANES],
-            y: [p[1]; LANES],
-            z: [p[2]; LANES],
+            x: [p[0]; L],
+            y: [p[1]; L],
+            z: [p[2]; L],
         }
     }
 }
 
 /// One float per lane.
-pub type Row = [Real; LANES];
+pub type Row<const L: usize = LANES> = [Real; L];
 
 #[cfg(test)]
 mod tests {

@@ -12,8 +12,12 @@
 
 use core::fmt;
 
-/// Strands per chunk: the width of the lockstep lane loops.
+/// Strands per chunk by default: the width of the lockstep lane loops.
 pub const LANES: usize = 16;
+/// Strands per chunk of a wide layout ([`StrandLayout::with_lanes`]), for
+/// CPUs with AVX-512, where a row of 32 lanes is two registers
+/// (`strand::wide_lanes_fit` says whether this one is).
+pub const WIDE_LANES: usize = 32;
 /// Fewest particles a strand may have (root, two free, tip).
 pub const MIN_PARTICLES: usize = 4;
 /// Most particles a strand may have.
@@ -28,6 +32,8 @@ pub enum LayoutError {
     ParticlesOutOfRange(usize),
     /// The padded buffer length does not fit in `usize`.
     TooLarge,
+    /// A lane count other than [`LANES`] or [`WIDE_LANES`].
+    Lanes(usize),
 }
 
 impl fmt::Display for LayoutError {
@@ -39,6 +45,7 @@ impl fmt::Display for LayoutError {
                 "{m} particles per strand; supported range is {MIN_PARTICLES}..={MAX_PARTICLES}"
             ),
             Self::TooLarge => write!(f, "strand buffers would not fit in memory"),
+            Self::Lanes(n) => write!(f, "{n} lanes per chunk; use {LANES} or {WIDE_LANES}"),
         }
     }
 }
@@ -48,6 +55,7 @@ impl fmt::Display for LayoutError {
 pub struct StrandLayout {
     strands: usize,
     particles: usize,
+    lanes: usize,
 }
 
 impl StrandLayout {
@@ -56,6 +64,19 @@ impl StrandLayout {
     /// # Errors
     /// [`LayoutError`] when either count is out of range.
     pub fn new(strands: usize, particles: usize) -> Result<Self, LayoutError> {
+        Self::with_lanes(strands, particles, LANES)
+    }
+
+    /// A layout with `lanes` strands per chunk ([`LANES`] or [`WIDE_LANES`]).
+    /// The simulation gives every strand the same bits with either; the
+    /// wide one is faster where `strand::wide_lanes_fit` holds.
+    ///
+    /// # Errors
+    /// [`LayoutError`] when a count is out of range.
+    pub fn with_lanes(strands: usize, particles: usize, lanes: usize) -> Result<Self, LayoutError> {
+        if lanes != LANES && lanes != WIDE_LANES {
+            return Err(LayoutError::Lanes(lanes));
+        }
         if strands == 0 {
             return Err(LayoutError::NoStrands);
         }
@@ -63,10 +84,14 @@ impl StrandLayout {
             return Err(LayoutError::ParticlesOutOfRange(particles));
         }
         strands
-            .div_ceil(LANES)
-            .checked_mul(LANES * particles)
+            .div_ceil(lanes)
+            .checked_mul(lanes * particles)
             .ok_or(LayoutError::TooLarge)?;
-        Ok(Self { strands, particles })
+        Ok(Self {
+            strands,
+            particles,
+            lanes,
+        })
     }
 
     /// Real (unpadded) strand count.
@@ -81,16 +106,22 @@ impl StrandLayout {
         self.particles
     }
 
-    /// Number of chunks of [`LANES`] strands.
+    /// Strands per chunk ([`LANES`] or [`WIDE_LANES`]).
+    #[must_use]
+    pub fn lanes(&self) -> usize {
+        self.lanes
+    }
+
+    /// Number of chunks of [`Self::lanes`] strands.
     #[must_use]
     pub fn chunks(&self) -> usize {
-        self.strands.div_ceil(LANES)
+        self.strands.div_ceil(self.lanes)
     }
 
     /// Floats in one chunk of one array.
     #[must_use]
     pub fn chunk_len(&self) -> usize {
-        self.particles * LANES
+        self.particles * self.lanes
     }
 
     /// Length every per-particle array must have (padding included).
@@ -109,7 +140,7 @@ impl StrandLayout {
     #[inline]
     #[must_use]
     pub fn index(&self, strand: usize, particle: usize) -> usize {
-        (strand / LANES) * self.chunk_len() + particle * LANES + strand % LANES
+        (strand / self.lanes) * self.chunk_len() + particle * self.lanes + strand % self.lanes
     }
 }
 
@@ -119,18 +150,20 @@ mod tests {
 
     #[test]
     fn index_is_a_bijection_onto_the_padded_buffer() {
-        let l = StrandLayout::new(LANES + 5, 5).unwrap();
-        assert_eq!(l.chunks(), 2);
-        assert_eq!(l.len(), 2 * 5 * LANES);
-        let mut seen = [false; 2 * 5 * LANES];
-        for s in 0..l.chunks() * LANES {
-            for p in 0..5 {
-                let i = l.index(s, p);
-                assert!(!seen[i], "index {i} used twice");
-                seen[i] = true;
+        for lanes in [LANES, WIDE_LANES] {
+            let l = StrandLayout::with_lanes(lanes + 5, 5, lanes).unwrap();
+            assert_eq!(l.chunks(), 2);
+            assert_eq!(l.len(), 2 * 5 * lanes);
+            let mut seen = [false; 2 * 5 * WIDE_LANES];
+            for s in 0..l.chunks() * lanes {
+                for p in 0..5 {
+                    let i = l.index(s, p);
+                    assert!(!seen[i], "index {i} used twice");
+                    seen[i] = true;
+                }
             }
+            assert!(seen[..l.len()].iter().all(|&b| b));
         }
-        assert!(seen.iter().all(|&b| b));
     }
 
     #[test]
@@ -147,6 +180,10 @@ mod tests {
         assert_eq!(
             StrandLayout::new(usize::MAX, 64),
             Err(LayoutError::TooLarge)
+        );
+        assert_eq!(
+            StrandLayout::with_lanes(4, 16, 8),
+            Err(LayoutError::Lanes(8))
         );
     }
 }

@@ -34,7 +34,7 @@ pub mod sim;
 
 pub use buffers::{BufferLenError, StrandRest, StrandState, fill_rest};
 pub use frame::{HeadPose, MAX_COLLIDERS, StepFrame};
-pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout};
+pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout, WIDE_LANES};
 pub use params::{PassCounts, StepCoefs, StrandParams};
 pub use schedule::{Schedule, StepClock, StepPlan};
 #[cfg(feature = "std")]
@@ -85,18 +85,53 @@ pub fn step_chunks_on(
     state: &mut StrandState<'_>,
 ) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if path == CodePath::Fastest && std::is_x86_feature_detected!("avx2") {
-        #[allow(unsafe_code)]
-        // SAFETY: `step_chunks_avx2` only needs the CPU to support AVX2,
-        // which was just detected at run time. (8-wide lanes: 4.3 → 2.5 ms
-        // per frame in `strand-bench`, docs/PERFORMANCE.md.)
-        unsafe {
-            step_chunks_avx2(layout, k, frames, rest, first, state);
+    if path == CodePath::Fastest {
+        if layout.lanes() == WIDE_LANES && wide_lanes_fit() {
+            #[allow(unsafe_code)]
+            // SAFETY: `step_chunks_avx512` only needs the CPU features it
+            // enables, which `wide_lanes_fit` just detected at run time.
+            // (32 lanes in two zmm registers per row: about 20 % less per
+            // frame than AVX2 in `strand-bench`, docs/PERFORMANCE.md.)
+            unsafe {
+                step_chunks_avx512(layout, k, frames, rest, first, state);
+            }
+            return;
         }
-        return;
+        if layout.lanes() == LANES && std::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: `step_chunks_avx2` only needs the CPU to support AVX2,
+            // which was just detected at run time. (8-wide lanes: 4.3 → 2.5 ms
+            // per frame in `strand-bench`, docs/PERFORMANCE.md.)
+            unsafe {
+                step_chunks_avx2(layout, k, frames, rest, first, state);
+            }
+            return;
+        }
     }
     let _ = path;
-    step_chunks_inline(layout, k, frames, rest, first, state);
+    if layout.lanes() == WIDE_LANES {
+        step_chunks_inline::<WIDE_LANES>(layout, k, frames, rest, first, state);
+    } else {
+        step_chunks_inline::<LANES>(layout, k, frames, rest, first, state);
+    }
+}
+
+/// Whether this CPU runs the [`WIDE_LANES`] build (AVX-512 F, VL, DQ, BW):
+/// the lane count a layout should use for the fastest step here.
+#[cfg(feature = "std")]
+#[must_use]
+pub fn wide_lanes_fit() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// [`step_chunks`] compiled for AVX2. Without FMA the compiler never fuses
@@ -112,11 +147,28 @@ fn step_chunks_avx2(
     first: usize,
     state: &mut StrandState<'_>,
 ) {
-    step_chunks_inline(layout, k, frames, rest, first, state);
+    step_chunks_inline::<LANES>(layout, k, frames, rest, first, state);
+}
+
+/// [`step_chunks`] for [`WIDE_LANES`] layouts compiled for AVX-512: a row of
+/// 32 lanes is two zmm registers, so the root-to-tip dependency chains of
+/// the local-shape and length sweeps carry twice the strands. Still no FMA,
+/// so the bits are the portable path's.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn step_chunks_avx512(
+    layout: &StrandLayout,
+    k: &StepCoefs,
+    frames: &[StepFrame],
+    rest: &StrandRest<'_>,
+    first: usize,
+    state: &mut StrandState<'_>,
+) {
+    step_chunks_inline::<WIDE_LANES>(layout, k, frames, rest, first, state);
 }
 
 #[inline(always)]
-fn step_chunks_inline(
+fn step_chunks_inline<const L: usize>(
     layout: &StrandLayout,
     k: &StepCoefs,
     frames: &[StepFrame],
@@ -126,7 +178,7 @@ fn step_chunks_inline(
 ) {
     let n = layout.chunk_len();
     let chunks = state.x.len() / n;
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch::<L>::default();
     for c in 0..chunks {
         let (a, b) = (c * n, (c + 1) * n);
         let (ra, rb) = ((first + c) * n, (first + c + 1) * n);
@@ -146,7 +198,7 @@ fn step_chunks_inline(
             pz: &mut state.pz[a..b],
         };
         for f in frames {
-            step_chunk(layout.particles(), k, f, &r, &mut s, &mut scratch);
+            step_chunk::<L>(layout.particles(), k, f, &r, &mut s, &mut scratch);
         }
     }
 }

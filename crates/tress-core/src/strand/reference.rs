@@ -11,7 +11,7 @@
 use super::buffers::{StrandRest, StrandState};
 use super::frame::StepFrame;
 use super::kernel::{FOLDED, TINY, push_and_slide, push_without_rebound};
-use super::layout::{LANES, StrandLayout};
+use super::layout::StrandLayout;
 use super::params::StepCoefs;
 use crate::math::{Real, Vec3};
 
@@ -24,7 +24,7 @@ pub fn step_reference(
     s: &mut StrandState<'_>,
 ) {
     let m = layout.particles();
-    for strand in 0..layout.chunks() * LANES {
+    for strand in 0..layout.chunks() * layout.lanes() {
         let idx = |p: usize| layout.index(strand, p);
         let r = |p: usize| Vec3::new(rest.x[idx(p)], rest.y[idx(p)], rest.z[idx(p)]);
         let mut x = [Vec3::ZERO; super::layout::MAX_PARTICLES];

@@ -13,7 +13,7 @@ use std::{vec, vec::Vec};
 
 use super::buffers::{StrandRest, StrandState, fill_rest};
 use super::frame::{HeadPose, StepFrame};
-use super::layout::{LayoutError, StrandLayout};
+use super::layout::{LANES, LayoutError, StrandLayout, WIDE_LANES};
 use super::metrics::{LengthError, length_error, penetrations};
 use super::params::{StepCoefs, StrandParams};
 use super::schedule::{Schedule, StepClock};
@@ -72,6 +72,28 @@ impl StrandSim {
         schedule: Schedule,
         pose: HeadPose,
     ) -> Result<Self, LayoutError> {
+        let lanes = if super::wide_lanes_fit() {
+            WIDE_LANES
+        } else {
+            LANES
+        };
+        Self::from_points_with_lanes(particles, points, params, schedule, pose, lanes)
+    }
+
+    /// [`Self::from_points`] with a chosen lane count ([`LANES`] or
+    /// [`WIDE_LANES`]; `from_points` picks the faster one for this CPU). Every
+    /// strand moves the same, bit for bit, with either.
+    ///
+    /// # Errors
+    /// As [`Self::from_points`], and [`LayoutError::Lanes`].
+    pub fn from_points_with_lanes(
+        particles: usize,
+        points: &[Vec3],
+        params: StrandParams,
+        schedule: Schedule,
+        pose: HeadPose,
+        lanes: usize,
+    ) -> Result<Self, LayoutError> {
         if particles == 0 || points.is_empty() || !points.len().is_multiple_of(particles) {
             return Err(if points.is_empty() {
                 LayoutError::NoStrands
@@ -79,7 +101,7 @@ impl StrandSim {
                 LayoutError::ParticlesOutOfRange(particles)
             });
         }
-        let layout = StrandLayout::new(points.len() / particles, particles)?;
+        let layout = StrandLayout::with_lanes(points.len() / particles, particles, lanes)?;
         let n = layout.len();
         let mut rest = [
             vec![0.0; n],

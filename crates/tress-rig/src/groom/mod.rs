@@ -108,7 +108,7 @@ impl Groom {
 
     /// The same strands in the order of a space-filling (Morton) curve
     /// through their roots. The strand solver steps strands in chunks of
-    /// `tress_core::strand::LANES` and skips a collider for a whole chunk
+    /// `StrandLayout::lanes` (16 or 32) and skips a collider for a whole chunk
     /// when no strand of it can reach; neighbours in this order are
     /// neighbours on the scalp, so chunks are compact and skip more. A
     /// stride through this order (level of detail) still covers the scalp

@@ -143,10 +143,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         let key = |c: &Chain, ci: usize| {
             let segment = u64::from(c.desc.contact == ContactMode::Segment);
             let frame = c.desc.frame as u64;
-            (frame << 48)
-                | (segment << 47)
-                | ((0x7fff - c.len as u64) << 32)
-                | ci as u64
+            (frame << 48) | (segment << 47) | ((0x7fff - c.len as u64) << 32) | ci as u64
         };
         let mut laned: Vec<u64, C> = Vec::new();
         for (ci, c) in self.chains.iter().enumerate() {
