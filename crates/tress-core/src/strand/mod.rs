@@ -134,38 +134,44 @@ pub fn wide_lanes_fit() -> bool {
     }
 }
 
-/// [`step_chunks`] compiled for AVX2. Without FMA the compiler never fuses
-/// a multiply and an add, so every lane computes the same bits as on SSE2
-/// (test `avx2_and_portable_paths_agree_bit_for_bit`).
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-fn step_chunks_avx2(
-    layout: &StrandLayout,
-    k: &StepCoefs,
-    frames: &[StepFrame],
-    rest: &StrandRest<'_>,
-    first: usize,
-    state: &mut StrandState<'_>,
-) {
-    step_chunks_inline::<LANES>(layout, k, frames, rest, first, state);
+/// A build of [`step_chunks_inline`] for `$lanes`-lane layouts with the CPU
+/// features `$features`, entered only after run-time detection.
+macro_rules! simd_build {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $lanes:expr) => {
+        $(#[$doc])*
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        #[target_feature(enable = $features)]
+        fn $name(
+            layout: &StrandLayout,
+            k: &StepCoefs,
+            frames: &[StepFrame],
+            rest: &StrandRest<'_>,
+            first: usize,
+            state: &mut StrandState<'_>,
+        ) {
+            step_chunks_inline::<{ $lanes }>(layout, k, frames, rest, first, state);
+        }
+    };
 }
 
-/// [`step_chunks`] for [`WIDE_LANES`] layouts compiled for AVX-512: a row of
-/// 32 lanes is two zmm registers, so the root-to-tip dependency chains of
-/// the local-shape and length sweeps carry twice the strands. Still no FMA,
-/// so the bits are the portable path's.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn step_chunks_avx512(
-    layout: &StrandLayout,
-    k: &StepCoefs,
-    frames: &[StepFrame],
-    rest: &StrandRest<'_>,
-    first: usize,
-    state: &mut StrandState<'_>,
-) {
-    step_chunks_inline::<WIDE_LANES>(layout, k, frames, rest, first, state);
-}
+simd_build!(
+    /// [`step_chunks`] compiled for AVX2. Without FMA the compiler never
+    /// fuses a multiply and an add, so every lane computes the same bits as
+    /// on SSE2 (test `simd_and_portable_paths_agree_bit_for_bit`).
+    step_chunks_avx2,
+    "avx2",
+    LANES
+);
+
+simd_build!(
+    /// [`step_chunks`] for [`WIDE_LANES`] layouts compiled for AVX-512: a
+    /// row of 32 lanes is two zmm registers, so the root-to-tip dependency
+    /// chains of the local-shape and length sweeps carry twice the strands.
+    /// Still no FMA, so the bits are the portable path's.
+    step_chunks_avx512,
+    "avx2,avx512f,avx512vl,avx512dq,avx512bw",
+    WIDE_LANES
+);
 
 #[inline(always)]
 fn step_chunks_inline<const L: usize>(
