@@ -7,8 +7,9 @@
 //! - [`world`]: [`SpringWorld`], storage and the fixed-step driver.
 //! - [`output`]: per-joint world position and minimal-twist rotation.
 //!
-//! The step kernels live in `step` (Improved, Earlier, authored) and `vrm`
-//! (VRM-compatible).
+//! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
+//! (up to four Improved chains at once in vector lanes, the same bits as
+//! `step`) and `vrm` (VRM-compatible).
 
 pub mod chain;
 mod lanes;
