@@ -21,6 +21,10 @@ use super::step_chunks;
 use crate::collide::{Collider, WorldCollider};
 use crate::math::{Real, Vec3};
 
+/// Fewest chunks one claim of the threaded step takes: each claim sets up
+/// the kernel's scratch rows, so the batches shrink only this far.
+const MIN_CLAIM: usize = 4;
+
 /// A groom's strands with their owned buffers, parameters and clock.
 #[derive(Debug)]
 pub struct StrandSim {
@@ -248,22 +252,43 @@ impl StrandSim {
             step_chunks(&layout, k, frames, &rest, 0, &mut state);
             return;
         }
-        let per = chunks.div_ceil(threads);
-        std::thread::scope(|scope| {
-            let mut remaining = state;
-            let mut first = 0;
-            while first + per < chunks {
-                let (mut mine, rest_of) = remaining.split_at_chunk(&layout, per);
-                remaining = rest_of;
-                let f0 = first;
-                let rest = &rest;
-                scope.spawn(move || {
-                    step_chunks(&layout, k, frames, rest, f0, &mut mine);
-                });
-                first += per;
+        // Chunks are handed out in shrinking batches from one queue rather
+        // than split in fixed halves: the halves differ in collider work and
+        // the second vCPU may run slower or start late (a thread's spawn
+        // costs ~50 µs here), and a fixed split waits for the slower half.
+        // Which thread steps a chunk does not change its bits.
+        let queue = std::sync::Mutex::new((Some(state), 0usize));
+        let claim = || {
+            let mut q = queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (left_state, next) = &mut *q;
+            let st = left_state.take()?;
+            let left = st.x.len() / layout.chunk_len();
+            if left == 0 {
+                return None;
             }
-            // The caller's thread takes the last range instead of idling.
-            step_chunks(&layout, k, frames, &rest, first, &mut remaining);
+            let take = (left / (2 * threads)).max(MIN_CLAIM).min(left);
+            let first = *next;
+            *next += take;
+            if take == left {
+                return Some((st, first));
+            }
+            let (mine, rest_of) = st.split_at_chunk(&layout, take);
+            *left_state = Some(rest_of);
+            Some((mine, first))
+        };
+        let work = || {
+            while let Some((mut mine, first)) = claim() {
+                step_chunks(&layout, k, frames, &rest, first, &mut mine);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            // The caller's thread works the queue too instead of waiting.
+            work();
         });
     }
 
