@@ -198,10 +198,12 @@ impl StepCtx<'_> {
             m &= m - 1;
             f(&self.colliders[i]);
         }
-        for &ci in self.candidates.iter().rev() {
-            if usize::from(ci) < NEAR_LANES {
-                break;
-            }
+        // Candidates are ascending: those past the vector lanes come last,
+        // in order, as the lane kernel visits them.
+        let past = self
+            .candidates
+            .partition_point(|&ci| usize::from(ci) < NEAR_LANES);
+        for &ci in &self.candidates[past..] {
             let st = &self.colliders[usize::from(ci)];
             if st.near(c, r) {
                 f(st);

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use tress_core::collide::Collider;
-use tress_core::math::{Quat, Real, Vec3};
+use tress_core::math::{Quat, Real, Vec3, ops};
 use tress_core::spring::{ChainDesc, ContactMode, JointDesc, Mode, Pose, SpringWorld, StepConfig};
 
 use super::props::{collider, joint, quat, vec3, wild};
@@ -162,4 +162,69 @@ fn lanes_match_the_scalar_kernel_bit_for_bit() {
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]);
     let mut runner = TestRunner::new_with_rng(config, rng);
     runner.run(&case(), |c| run(&c)).unwrap();
+}
+
+/// Colliders past the sixteen the broad phase tests as vectors are visited
+/// in collider order too: a world of 24 overlapping spheres around the
+/// chains, stepped by the lane and the scalar kernels, gives the same bits.
+#[test]
+fn colliders_past_the_vector_broad_phase_keep_their_order() {
+    type Wide = SpringWorld<64, 12, 32, 1>;
+    let build = |lanes: bool| {
+        let mut w = Wide::default();
+        w.set_config(StepConfig {
+            lanes,
+            ..StepConfig::default()
+        });
+        w.add_frame(Pose::IDENTITY).unwrap();
+        for i in 0..24 {
+            let a = i as Real * 0.7;
+            let at = Vec3::new(
+                0.06 * ops::cos(a),
+                -0.08 - 0.01 * (i % 5) as Real,
+                0.06 * ops::sin(a),
+            );
+            w.add_collider(0, Collider::sphere(at, 0.03 + 0.002 * (i % 3) as Real))
+                .unwrap();
+        }
+        for c in 0..6 {
+            let a = c as Real * 1.05;
+            let desc = ChainDesc {
+                root_offset: Vec3::new(0.03 * ops::cos(a), 0.0, 0.03 * ops::sin(a)),
+                contact: if c % 2 == 0 {
+                    ContactMode::Segment
+                } else {
+                    ContactMode::Tail
+                },
+                ..ChainDesc::default()
+            };
+            let joints: Vec<JointDesc> = (0..5)
+                .map(|_| JointDesc {
+                    offset: Vec3::new(0.0, -0.04, 0.0),
+                    ..JointDesc::default()
+                })
+                .collect();
+            w.add_chain(desc, &joints).unwrap();
+        }
+        w
+    };
+    let (mut a, mut b) = (build(true), build(false));
+    for f in 0..120 {
+        let q = Quat::from_rotation_y(ops::sin(f as Real * 0.1));
+        for w in [&mut a, &mut b] {
+            w.set_frame_pose(0, Pose::new(Vec3::ZERO, q));
+            w.advance(1.0 / 60.0);
+        }
+        for ch in 0..6 {
+            for j in 0..5 {
+                let (xa, va) = a.joint_state(ch, j).unwrap();
+                let (xb, vb) = b.joint_state(ch, j).unwrap();
+                assert!(
+                    xa.to_array().map(Real::to_bits) == xb.to_array().map(Real::to_bits)
+                        && va.to_array().map(Real::to_bits) == vb.to_array().map(Real::to_bits),
+                    "frame {f} chain {ch} joint {j}: {xa} vs {xb}"
+                );
+            }
+        }
+    }
 }
