@@ -12,7 +12,7 @@
 //! [`super::contact::push_out_segment_moving`]'s slow path and
 //! [`super::contact::push_out_point`], rounded differently; tests compare them.
 
-use super::contact::{MIN_LEVER, push_out_point, push_out_segment};
+use super::contact::{MIN_LEVER, SegmentHit, clearance_point, push_out_point, push_out_segment};
 use super::shape::{ShapeKind, WorldCollider};
 use crate::math::{Real, Vec3, ops};
 
@@ -141,6 +141,9 @@ impl PreparedRound {
     #[inline(always)]
     #[must_use]
     pub fn segment_hit(&self, p0: Vec3, p1: Vec3, len: Real, r: Real) -> Option<(Vec3, Vec3)> {
+        if !self.is_round() {
+            return self.general_segment_hit(p0, p1, r);
+        }
         let reach = self.shape.radius + r;
         let rel0 = p0 - self.shape.a;
         let d1 = p1 - p0;
@@ -148,12 +151,8 @@ impl PreparedRound {
         // middle farther than reach + len/2 from the axis cannot touch.
         let mid = self.offset_from_axis(rel0 + d1 * 0.5);
         let far = reach + 0.5 * len;
-        if mid.length_squared() > far * far || !self.is_round() {
-            return if self.is_round() {
-                None
-            } else {
-                self.general_segment_hit(p0, p1, r)
-            };
+        if mid.length_squared() > far * far {
+            return None;
         }
         let a = d1.length_squared();
         if a <= DEGENERATE_SQ {
@@ -210,20 +209,29 @@ impl PreparedRound {
         if !self.is_round() {
             return Some((h.correction, h.normal));
         }
-        let root = super::contact::clearance_point(&self.shape, p0, r).0;
-        if root >= 0.0 {
-            return Some((h.correction, h.normal));
-        }
-        let depth = -h.clearance;
-        let own = depth + root;
-        (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+        beyond_root(&self.shape, p0, r, &h)
     }
+}
+
+/// The root-depth rule for a segment hit `h` of a segment whose fixed root
+/// is `p0` (hit radius `r`) against `c`, for queries that did not compute
+/// the root's depth themselves: the correction shrinks to the depth the
+/// segment adds beyond its root's, and there is no hit when it adds none.
+#[must_use]
+pub fn beyond_root(c: &WorldCollider, p0: Vec3, r: Real, h: &SegmentHit) -> Option<(Vec3, Vec3)> {
+    let root = clearance_point(c, p0, r).0;
+    if root >= 0.0 {
+        return Some((h.correction, h.normal));
+    }
+    let depth = -h.clearance;
+    let own = depth + root;
+    (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::{Collider, clearance_point};
+    use crate::collide::Collider;
     use crate::math::Quat;
 
     /// Small deterministic generator (xorshift) for reproducible cases.

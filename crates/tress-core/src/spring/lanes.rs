@@ -144,12 +144,6 @@ fn clamp01(x: Vec4) -> Vec4 {
     Vec4::select(x.cmpgt(Vec4::ONE), Vec4::ONE, x)
 }
 
-/// Per-lane square root through the one float module.
-#[inline(always)]
-fn sqrt4(x: Vec4) -> Vec4 {
-    ops::sqrt4(x)
-}
-
 /// Lanes set in `m` as bits.
 #[inline(always)]
 fn bits(m: BVec4A) -> u32 {
@@ -168,7 +162,7 @@ fn project4(o: V3, y: V3, len: Vec4, fallback: V3) -> V3 {
     let d = y - o;
     let l2 = d.dot(d);
     let ok = l2.cmpgt(Vec4::splat(Real::MIN_POSITIVE)) & l2.cmplt(Vec4::INFINITY);
-    let mut out = o + d * (len / sqrt4(l2));
+    let mut out = o + d * (len / ops::sqrt4(l2));
     let bad = !bits(ok) & 0xf;
     if bad != 0 {
         for i in 0..WIDTH {
@@ -330,7 +324,7 @@ fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) 
     let own = Vec4::select(
         root.cmpge(reach * reach),
         depth,
-        depth - (reach - sqrt4(root)),
+        depth - (reach - ops::sqrt4(root)),
     );
     live &= bits(own.cmpgt(Vec4::ZERO));
     Hits {
@@ -351,7 +345,7 @@ fn touch(d: V3, reach: Vec4, live: u32, odd: &mut u32) -> Option<(u32, Vec4, V3)
     if live == 0 {
         return None;
     }
-    let dist = sqrt4(dist_sq);
+    let dist = ops::sqrt4(dist_sq);
     let on_axis = bits(dist.cmple(Vec4::splat(TINY))) & live;
     *odd |= on_axis;
     Some((live & !on_axis, dist, d * (Vec4::ONE / dist)))

@@ -10,7 +10,7 @@ use super::chain::{Chain, Joint};
 use super::params::{ContactMode, Mode};
 use super::pose::Pose;
 use crate::collide::{
-    PreparedRound, ShapeKind, WorldCollider, clearance_point, push_out_segment_moving,
+    PreparedRound, ShapeKind, WorldCollider, prepared::beyond_root, push_out_segment_moving,
 };
 use crate::math::{Quat, Real, Vec3, Vec4, ops};
 
@@ -239,7 +239,7 @@ pub(crate) fn collider_hit(
 
 /// Contact of the segment `o..xh` (`whole`) or of its end with a collider
 /// that moves fast this substep: the swept query, with the root-depth rule
-/// as `PreparedRound::segment_hit` applies it.
+/// (`prepared::beyond_root`).
 #[inline(never)]
 pub(crate) fn swept_hit(
     c: &ColliderState,
@@ -253,13 +253,7 @@ pub(crate) fn swept_hit(
     if !whole {
         return Some((h.correction, h.normal));
     }
-    let root = clearance_point(c.cur(), o, hit_radius).0;
-    if root >= 0.0 {
-        return Some((h.correction, h.normal));
-    }
-    let depth = -h.clearance;
-    let own = depth + root;
-    (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+    beyond_root(c.cur(), o, hit_radius, &h)
 }
 
 /// `y` moved onto the sphere of radius `len` around `o`; `fallback` (any
