@@ -1,4 +1,5 @@
-//! The chunked SIMD-friendly step: [`L`] strands in lockstep, root to tip.
+//! The chunked SIMD-friendly step: `L` strands in lockstep, root to tip, `L`
+//! being the layout's lane count ([`LANES`] or [`super::layout::WIDE_LANES`]).
 //!
 //! Every pass walks the rows of one chunk (particle `i` of every lane) with
 //! fixed-width, branch-free lane loops the compiler turns into SIMD. It
@@ -26,7 +27,7 @@ pub(crate) use lanes::TINY;
 /// minimal rotation is ill-defined, so the rest segment is used unrotated.
 pub(crate) const FOLDED: Real = 1e-4;
 
-/// One chunk of rest data (`particles × L` floats per array): the same
+/// One chunk of rest data (`particles × lanes` floats per array): the same
 /// view as the whole groom's, over a chunk's sub-slices.
 pub type ChunkRest<'a> = super::buffers::StrandRest<'a>;
 
@@ -129,7 +130,7 @@ pub fn step_chunk<const L: usize>(
             && s.px.len() == n
             && s.py.len() == n
             && s.pz.len() == n,
-        "chunk buffers must hold particles × L floats"
+        "chunk buffers must hold particles × lanes floats"
     );
     integrate::<L>(m, k, f, rest, s);
     for _ in 0..k.passes.global {

@@ -156,22 +156,32 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         let mut i = 0;
         while i < laned.len() {
             let group_key = laned[i] >> 47;
-            let mut group: Vec<Lane, WIDTH> = Vec::new();
-            while i < laned.len() && laned[i] >> 47 == group_key && !group.is_full() {
-                let ci = (laned[i] & 0xffff_ffff) as usize;
-                let c = &self.chains[ci];
-                let colliders = self.candidate_mask(c, &poses[c.desc.frame], self.reach[ci], &near);
-                let _ = group.push(Lane {
-                    chain: ci,
-                    colliders,
-                });
+            let from = i;
+            while i < laned.len() && laned[i] >> 47 == group_key && i - from < WIDTH {
                 i += 1;
             }
-            let f = self.chains[group[0].chain].desc.frame;
-            let m = self.chains[group[0].chain].desc.contact;
-            if group.len() < 2 {
+            // A chain alone takes the scalar kernel (below), candidates and all.
+            if i - from < 2 {
                 continue;
             }
+            let group: Vec<Lane, WIDTH> = laned[from..i]
+                .iter()
+                .map(|&key| {
+                    let ci = (key & 0xffff_ffff) as usize;
+                    let c = &self.chains[ci];
+                    Lane {
+                        chain: ci,
+                        colliders: self.candidate_mask(
+                            c,
+                            &poses[c.desc.frame],
+                            self.reach[ci],
+                            &near,
+                        ),
+                    }
+                })
+                .collect();
+            let f = self.chains[group[0].chain].desc.frame;
+            let m = self.chains[group[0].chain].desc.contact;
             let ctx = LaneCtx {
                 scale: self.scale,
                 iterations: ctx_iters,
