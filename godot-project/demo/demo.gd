@@ -183,6 +183,9 @@ func _on_model_selected(i: int) -> void:
 ## same chains and colliders (the Tress node is switched off meanwhile).
 func _on_mode_selected(i: int) -> void:
 	hair_mode = i
+	# Chosen by code (tests, --hair=) as well as from the menu: the menu
+	# shows the mode that runs. Setting it does not emit item_selected.
+	mode_menu.selected = i
 	var hair := stage.avatar.get_hair_node()
 	if hair == null:
 		return
