@@ -54,6 +54,41 @@ fn time_frames(sim: &mut StrandSim, centre: glam::Vec3, frames: usize) -> (f64, 
     (ms[ms.len() / 2], ms[0], cpu)
 }
 
+/// Median wall frame time (ms) of each sim, timed in alternating blocks of
+/// a few frames so that every sim sees the same periods of a shared host's
+/// load: the ratio of these medians is the thread speed-up with the noise
+/// spread evenly, where back-to-back runs can catch different periods.
+fn time_interleaved(sims: &mut [StrandSim], centre: glam::Vec3, frames: usize) -> Vec<f64> {
+    const BLOCK: usize = 5;
+    let dt = 1.0 / 60.0;
+    let mut ms: Vec<Vec<f64>> = sims.iter().map(|_| Vec::with_capacity(frames)).collect();
+    let mut t = vec![0.0f64; sims.len()];
+    for (sim, t) in sims.iter_mut().zip(&mut t) {
+        for _ in 0..30 {
+            *t += f64::from(dt);
+            let pose = turning_pose(centre, *t);
+            sim.advance(dt, |_, _| pose);
+        }
+    }
+    while ms[0].len() < frames {
+        for ((sim, t), out) in sims.iter_mut().zip(&mut t).zip(&mut ms) {
+            for _ in 0..BLOCK {
+                *t += f64::from(dt);
+                let pose = turning_pose(centre, *t);
+                let start = Instant::now();
+                sim.advance(dt, |_, _| pose);
+                out.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+    }
+    ms.iter_mut()
+        .map(|v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        })
+        .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let frames: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(120);
@@ -93,6 +128,24 @@ fn main() {
             median * 1e6 / particle_steps,
             best * 1e6 / particle_steps,
             base / median
+        );
+    }
+    if max_threads > 1 {
+        let mut sims: Vec<StrandSim> = [1, max_threads]
+            .iter()
+            .map(|&threads| {
+                let mut sim = standard_sim(&groom, params, Schedule::REFERENCE);
+                sim.set_threads(threads);
+                sim
+            })
+            .collect();
+        let med = time_interleaved(&mut sims, groom.head_centre, frames);
+        println!(
+            "interleaved (blocks of 5 frames): threads 1 wall median {:.3} ms, threads {max_threads} {:.3} ms, \
+             speed-up {:.2}x",
+            med[0],
+            med[1],
+            med[0] / med[1]
         );
     }
 }

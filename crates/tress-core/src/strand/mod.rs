@@ -18,7 +18,8 @@
 //! - [`kernel`]: the chunked step; [`reference`]: the scalar one;
 //!   [`lanes`]: the branch-free lane math the kernel inlines.
 //! - [`metrics`]: length error and penetration counts.
-//! - `sim` (feature `std`): owned buffers and the multi-threaded driver.
+//! - `sim` (feature `std`): owned buffers and the multi-threaded driver;
+//!   `pool`: its parked helper threads.
 
 pub mod buffers;
 pub mod frame;
@@ -27,6 +28,8 @@ pub mod lanes;
 pub mod layout;
 pub mod metrics;
 pub mod params;
+#[cfg(feature = "std")]
+mod pool;
 pub mod reference;
 pub mod schedule;
 #[cfg(feature = "std")]

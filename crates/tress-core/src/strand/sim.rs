@@ -3,8 +3,9 @@
 //! [`StrandSim`] is what an engine node holds: it owns the arrays, the step
 //! clock and the colliders, and splits each frame's steps over threads by
 //! chunk. Strands never interact, so every thread runs all of the frame's
-//! steps on its own chunks with one spawn per frame, and the result is
-//! bit-identical to the single-threaded step.
+//! steps on its own chunks, and the result is bit-identical to the
+//! single-threaded step. The helper threads are started once
+//! ([`StrandSim::set_threads`]) and parked between frames.
 
 // The crate links `std` (not a separate `alloc`) under this feature.
 #![allow(clippy::std_instead_of_alloc)]
@@ -16,6 +17,7 @@ use super::frame::{HeadPose, StepFrame};
 use super::layout::{LANES, LayoutError, StrandLayout, WIDE_LANES};
 use super::metrics::{LengthError, length_error, penetrations};
 use super::params::{StepCoefs, StrandParams};
+use super::pool::Pool;
 use super::schedule::{Schedule, StepClock};
 use super::step_chunks;
 use crate::collide::{Collider, WorldCollider};
@@ -35,7 +37,8 @@ pub struct StrandSim {
     clock: StepClock,
     head_colliders: Vec<Collider>,
     world_colliders: Vec<WorldCollider>,
-    threads: usize,
+    /// Helper threads; `None` runs on the caller's thread only.
+    pool: Option<Pool>,
     last_pose: HeadPose,
     frames: Vec<StepFrame>,
 }
@@ -134,7 +137,7 @@ impl StrandSim {
             clock: StepClock::new(schedule),
             head_colliders: Vec::new(),
             world_colliders: Vec::new(),
-            threads: 1,
+            pool: None,
             last_pose: pose,
             frames: Vec::with_capacity(16),
         };
@@ -185,9 +188,24 @@ impl StrandSim {
         self.world_colliders.extend_from_slice(colliders);
     }
 
-    /// Threads to split strands over (1 = run on the caller's thread).
+    /// Threads to split strands over (1 = run on the caller's thread): the
+    /// caller's plus `threads - 1` helpers, started here and parked between
+    /// frames. A helper the system refuses to start is left out.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        let helpers = threads.max(1) - 1;
+        if self.pool.as_ref().map_or(0, Pool::helpers) == helpers {
+            return;
+        }
+        self.pool = None;
+        if helpers > 0 {
+            self.pool = Some(Pool::new(helpers));
+        }
+    }
+
+    /// Threads a step runs on, the caller's included.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        1 + self.pool.as_ref().map_or(0, Pool::helpers)
     }
 
     /// The step clock.
@@ -243,19 +261,22 @@ impl StrandSim {
 
     fn run(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
         let layout = self.layout;
+        let threads = self.threads().min(layout.chunks());
         let rest = rest_view(&self.rest);
         let state = state_view(&mut self.state);
-        let chunks = layout.chunks();
-        let threads = self.threads.min(chunks);
-        if threads <= 1 {
-            let mut state = state;
-            step_chunks(&layout, k, frames, &rest, 0, &mut state);
-            return;
-        }
+        let pool = match &mut self.pool {
+            Some(pool) if threads > 1 => pool,
+            _ => {
+                let mut state = state;
+                step_chunks(&layout, k, frames, &rest, 0, &mut state);
+                return;
+            }
+        };
         // Chunks are handed out in shrinking batches from one queue rather
         // than split in fixed halves: the halves differ in collider work and
-        // the second vCPU may run slower or start late (a thread's spawn
-        // costs ~50 µs here), and a fixed split waits for the slower half.
+        // the second vCPU may run slower or start late (a parked helper
+        // takes ~8 µs to wake here), and a fixed split waits for the slower
+        // half.
         // Which thread steps a chunk does not change its bits.
         let queue = std::sync::Mutex::new((Some(state), 0usize));
         let claim = || {
@@ -283,13 +304,8 @@ impl StrandSim {
                 step_chunks(&layout, k, frames, &rest, first, &mut mine);
             }
         };
-        std::thread::scope(|scope| {
-            for _ in 1..threads {
-                scope.spawn(work);
-            }
-            // The caller's thread works the queue too instead of waiting.
-            work();
-        });
+        // The caller's thread works the queue too instead of waiting.
+        pool.run(&work);
     }
 
     /// Rest (groom) arrays.
