@@ -1,4 +1,5 @@
-//! Up to four Improved chains stepped together, one per vector lane.
+//! Up to four (or, with AVX2, eight) Improved chains stepped together, one
+//! per vector lane.
 //!
 //! One chain is a chain of dependent operations from its root to its tip,
 //! and its contact tests branch on every collider; stepping four chains side
@@ -14,25 +15,29 @@
 use core::ops::{Add, Mul, Sub};
 
 use super::chain::{Chain, Joint};
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use super::lane_math::F8;
+use super::lane_math::Lanes;
 use super::params::ContactMode;
 use super::pose::Pose;
 use super::step::{ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
-use crate::math::{Mat4, Quat, Real, Vec3, Vec4, ops};
-use glam::BVec4A;
+use crate::math::{Quat, Real, Vec3, Vec4};
 
-/// Lanes per group.
+/// Lanes per group of the four-lane kernel.
 pub(crate) const WIDTH: usize = 4;
+/// Lanes per group of the eight-lane kernel.
+pub(crate) const WIDE: usize = 8;
 
-/// Four 3-vectors, one per lane.
+/// `W` 3-vectors, one per lane.
 #[derive(Clone, Copy, Debug)]
-struct V3 {
-    x: Vec4,
-    y: Vec4,
-    z: Vec4,
+struct V3<S> {
+    x: S,
+    y: S,
+    z: S,
 }
 
-impl Add for V3 {
+impl<S: Add<Output = S>> Add for V3<S> {
     type Output = Self;
     #[inline(always)]
     fn add(self, o: Self) -> Self {
@@ -44,7 +49,7 @@ impl Add for V3 {
     }
 }
 
-impl Sub for V3 {
+impl<S: Sub<Output = S>> Sub for V3<S> {
     type Output = Self;
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
@@ -56,10 +61,10 @@ impl Sub for V3 {
     }
 }
 
-impl Mul<Vec4> for V3 {
+impl<S: Mul<Output = S> + Copy> Mul<S> for V3<S> {
     type Output = Self;
     #[inline(always)]
-    fn mul(self, k: Vec4) -> Self {
+    fn mul(self, k: S) -> Self {
         Self {
             x: self.x * k,
             y: self.y * k,
@@ -68,70 +73,74 @@ impl Mul<Vec4> for V3 {
     }
 }
 
-impl V3 {
+impl<S> V3<S> {
     #[inline(always)]
-    fn splat(v: Vec3) -> Self {
+    fn splat<const W: usize>(v: Vec3) -> Self
+    where
+        S: Lanes<W>,
+    {
         Self {
-            x: Vec4::splat(v.x),
-            y: Vec4::splat(v.y),
-            z: Vec4::splat(v.z),
+            x: S::splat(v.x),
+            y: S::splat(v.y),
+            z: S::splat(v.z),
         }
     }
 
-    /// Transposes four vectors into lanes (one 4×4 shuffle transpose
-    /// instead of twelve scalar inserts).
+    /// Transposes `W` vectors into lanes.
     #[inline(always)]
-    fn from_lanes(v: &[Vec3; WIDTH]) -> Self {
-        let m = Mat4::from_cols(
-            v[0].extend(0.0),
-            v[1].extend(0.0),
-            v[2].extend(0.0),
-            v[3].extend(0.0),
-        )
-        .transpose();
-        Self {
-            x: m.x_axis,
-            y: m.y_axis,
-            z: m.z_axis,
-        }
+    fn from_lanes<const W: usize>(v: &[Vec3; W]) -> Self
+    where
+        S: Lanes<W>,
+    {
+        let [x, y, z] = S::transpose_in(v);
+        Self { x, y, z }
     }
 
-    /// The four lanes as vectors.
+    /// The lanes as vectors.
     #[inline(always)]
-    fn to_lanes(self) -> [Vec3; WIDTH] {
-        let m = Mat4::from_cols(self.x, self.y, self.z, Vec4::ZERO).transpose();
-        [
-            m.x_axis.truncate(),
-            m.y_axis.truncate(),
-            m.z_axis.truncate(),
-            m.w_axis.truncate(),
-        ]
+    fn to_lanes<const W: usize>(self) -> [Vec3; W]
+    where
+        S: Lanes<W>,
+    {
+        S::transpose_out(self.x, self.y, self.z)
     }
 
     #[inline(always)]
-    fn lane(&self, i: usize) -> Vec3 {
-        Vec3::new(self.x[i], self.y[i], self.z[i])
+    fn lane<const W: usize>(&self, i: usize) -> Vec3
+    where
+        S: Lanes<W>,
+    {
+        Vec3::new(self.x.lane(i), self.y.lane(i), self.z.lane(i))
     }
 
     #[inline(always)]
-    fn set_lane(&mut self, i: usize, v: Vec3) {
-        self.x[i] = v.x;
-        self.y[i] = v.y;
-        self.z[i] = v.z;
+    fn set_lane<const W: usize>(&mut self, i: usize, v: Vec3)
+    where
+        S: Lanes<W>,
+    {
+        self.x.set_lane(i, v.x);
+        self.y.set_lane(i, v.y);
+        self.z.set_lane(i, v.z);
     }
 
     /// `(x x' + y y') + z z'`, glam's `Vec3::dot` order.
     #[inline(always)]
-    fn dot(self, o: Self) -> Vec4 {
+    fn dot<const W: usize>(self, o: Self) -> S
+    where
+        S: Lanes<W>,
+    {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
     #[inline(always)]
-    fn select(m: BVec4A, a: Self, b: Self) -> Self {
+    fn select<const W: usize>(m: S::Mask, a: Self, b: Self) -> Self
+    where
+        S: Lanes<W>,
+    {
         Self {
-            x: Vec4::select(m, a.x, b.x),
-            y: Vec4::select(m, a.y, b.y),
-            z: Vec4::select(m, a.z, b.z),
+            x: S::select(m, a.x, b.x),
+            y: S::select(m, a.y, b.y),
+            z: S::select(m, a.z, b.z),
         }
     }
 }
@@ -139,65 +148,71 @@ impl V3 {
 /// `f32::clamp(x, 0, 1)` per lane, with its exact results (a NaN stays NaN,
 /// −0 stays −0), which `min`/`max` instructions do not all keep.
 #[inline(always)]
-fn clamp01(x: Vec4) -> Vec4 {
-    let x = Vec4::select(x.cmplt(Vec4::ZERO), Vec4::ZERO, x);
-    Vec4::select(x.cmpgt(Vec4::ONE), Vec4::ONE, x)
+fn clamp01<const W: usize, S: Lanes<W>>(x: S) -> S {
+    let x = S::select(x.cmplt(S::splat(0.0)), S::splat(0.0), x);
+    S::select(x.cmpgt(S::splat(1.0)), S::splat(1.0), x)
 }
 
-/// Lanes set in `m` as bits.
+/// Lanes of `W` set in a bit set.
 #[inline(always)]
-fn bits(m: BVec4A) -> u32 {
-    m.bitmask()
-}
-
-/// The mask with the lanes of bit set `b`.
-#[inline(always)]
-fn mask_of(b: u32) -> BVec4A {
-    BVec4A::new(b & 1 != 0, b & 2 != 0, b & 4 != 0, b & 8 != 0)
+fn all_lanes<const W: usize>() -> u32 {
+    (1u32 << W) - 1
 }
 
 /// [`project`] per lane.
 #[inline(always)]
-fn project4(o: V3, y: V3, len: Vec4, fallback: V3) -> V3 {
+fn project_lanes<const W: usize, S: Lanes<W>>(
+    o: V3<S>,
+    y: V3<S>,
+    len: S,
+    fallback: V3<S>,
+) -> V3<S> {
     let d = y - o;
     let l2 = d.dot(d);
-    let ok = l2.cmpgt(Vec4::splat(Real::MIN_POSITIVE)) & l2.cmplt(Vec4::INFINITY);
-    let mut out = o + d * (len / ops::sqrt4(l2));
-    let bad = !bits(ok) & 0xf;
+    let ok = l2.cmpgt(S::splat(Real::MIN_POSITIVE)) & l2.cmplt(S::splat(Real::INFINITY));
+    let mut out = o + d * (len / l2.sqrt());
+    let bad = !S::bits(ok) & all_lanes::<W>();
     if bad != 0 {
-        for i in 0..WIDTH {
+        for i in 0..W {
             if bad >> i & 1 == 1 {
-                out.set_lane(i, project(o.lane(i), y.lane(i), len[i], fallback.lane(i)));
+                out.set_lane(
+                    i,
+                    project(o.lane(i), y.lane(i), len.lane(i), fallback.lane(i)),
+                );
             }
         }
     }
     out
 }
 
-/// A unit quaternion's terms for [`rotate4`], splat once per substep.
-struct Rotor {
-    b: V3,
-    k_v: Vec4,
-    k_c: Vec4,
+/// A unit quaternion's terms for [`rotate_lanes`], splat once per substep.
+struct Rotor<S> {
+    b: V3<S>,
+    k_v: S,
+    k_c: S,
 }
 
-impl Rotor {
-    fn new(q: Quat) -> Self {
+impl<S> Rotor<S> {
+    #[inline(always)]
+    fn new<const W: usize>(q: Quat) -> Self
+    where
+        S: Lanes<W>,
+    {
         let b = Vec3::new(q.x, q.y, q.z);
         let b2 = b.x * b.x + b.y * b.y + b.z * b.z;
         Self {
             b: V3::splat(b),
-            k_v: Vec4::splat(q.w * q.w - b2),
-            k_c: Vec4::splat(q.w * 2.0),
+            k_v: S::splat(q.w * q.w - b2),
+            k_c: S::splat(q.w * 2.0),
         }
     }
 }
 
 /// [`super::step::rotate`] per lane, operation for operation.
 #[inline(always)]
-fn rotate4(r: &Rotor, v: V3) -> V3 {
+fn rotate_lanes<const W: usize, S: Lanes<W>>(r: &Rotor<S>, v: V3<S>) -> V3<S> {
     let b = r.b;
-    let k_b = v.dot(b) * Vec4::splat(2.0);
+    let k_b = v.dot(b) * S::splat(2.0);
     let c = V3 {
         x: b.y * v.z - v.y * b.z,
         y: b.z * v.x - v.z * b.x,
@@ -206,57 +221,58 @@ fn rotate4(r: &Rotor, v: V3) -> V3 {
     v * r.k_v + b * k_b + c * r.k_c
 }
 
-/// One collider's answer for the four lanes: displacement of the free end,
-/// push direction, and which lanes it hits.
-struct Hits {
-    correction: V3,
-    normal: V3,
+/// One collider's answer for the lanes: displacement of the free end, push
+/// direction, and which lanes it hits.
+struct Hits<S> {
+    correction: V3<S>,
+    normal: V3<S>,
     hit: u32,
 }
 
-impl Hits {
-    const NONE: Self = Self {
-        correction: V3 {
-            x: Vec4::ZERO,
-            y: Vec4::ZERO,
-            z: Vec4::ZERO,
-        },
-        normal: V3 {
-            x: Vec4::ZERO,
-            y: Vec4::ZERO,
-            z: Vec4::ZERO,
-        },
-        hit: 0,
-    };
+impl<S> Hits<S> {
+    #[inline(always)]
+    fn none<const W: usize>() -> Self
+    where
+        S: Lanes<W>,
+    {
+        Self {
+            correction: V3::splat(Vec3::ZERO),
+            normal: V3::splat(Vec3::ZERO),
+            hit: 0,
+        }
+    }
 }
 
 /// What the lanes of one joint row share with the contact passes.
-struct Row {
-    o: V3,
-    len: Vec4,
-    hit_radius: Vec4,
-    fallback: V3,
+struct Row<S> {
+    o: V3<S>,
+    len: S,
+    hit_radius: S,
+    fallback: V3<S>,
 }
 
 /// A collider's axis terms splat to the lanes, and each lane's reach.
-struct Shape {
-    a: V3,
-    axis: V3,
+struct Shape<S> {
+    a: V3<S>,
+    axis: V3<S>,
     axis_sq: Real,
-    inv_axis_sq: Vec4,
-    reach: Vec4,
+    inv_axis_sq: S,
+    reach: S,
 }
 
-impl Shape {
+impl<S> Shape<S> {
     #[inline(always)]
-    fn new(c: &ColliderState, row: &Row) -> Self {
+    fn new<const W: usize>(c: &ColliderState, row: &Row<S>) -> Self
+    where
+        S: Lanes<W>,
+    {
         let p = &c.prep;
         Self {
             a: V3::splat(p.shape.a),
             axis: V3::splat(p.axis()),
             axis_sq: p.axis_sq(),
-            inv_axis_sq: Vec4::splat(p.inv_axis_sq()),
-            reach: Vec4::splat(p.shape.radius) + row.hit_radius,
+            inv_axis_sq: S::splat(p.inv_axis_sq()),
+            reach: S::splat(p.shape.radius) + row.hit_radius,
         }
     }
 }
@@ -264,7 +280,13 @@ impl Shape {
 /// [`crate::collide::PreparedRound::segment_hit`] per lane for the lanes in
 /// `want`; `odd` collects lanes the scalar query must answer.
 #[inline(always)]
-fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) -> Hits {
+fn segment_hits<const W: usize, S: Lanes<W>>(
+    c: &ColliderState,
+    row: &Row<S>,
+    xh: V3<S>,
+    want: u32,
+    odd: &mut u32,
+) -> Hits<S> {
     let Shape {
         a,
         axis,
@@ -272,63 +294,66 @@ fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) 
         inv_axis_sq,
         reach,
     } = Shape::new(c, row);
+    let half = S::splat(0.5);
+    let zero = S::splat(0.0);
+    let one = S::splat(1.0);
     let rel0 = row.o - a;
     let d1 = xh - row.o;
-    let off = |rel: V3| {
+    let off = |rel: V3<S>| {
         let t = clamp01(axis.dot(rel) * inv_axis_sq);
         rel - axis * t
     };
-    let mid = off(rel0 + d1 * Vec4::splat(0.5));
-    let far = reach + Vec4::splat(0.5) * row.len;
-    let mut live = want & !bits(mid.dot(mid).cmpgt(far * far));
+    let mid = off(rel0 + d1 * half);
+    let far = reach + half * row.len;
+    let mut live = want & !S::bits(mid.dot(mid).cmpgt(far * far));
     // Most near pairs end here; the rest of the query is not cheap.
     if live == 0 {
-        return Hits::NONE;
+        return Hits::none();
     }
     let a2 = d1.dot(d1);
-    let degenerate = bits(a2.cmple(Vec4::splat(DEGENERATE_SQ))) & live;
+    let degenerate = S::bits(a2.cmple(S::splat(DEGENERATE_SQ))) & live;
     *odd |= degenerate;
     live &= !degenerate;
     let f = axis.dot(rel0);
     let cc = d1.dot(rel0);
-    let inv_a = Vec4::ONE / a2;
+    let inv_a = one / a2;
     let (s, t) = if axis_sq <= DEGENERATE_SQ {
-        (clamp01(-cc * inv_a), Vec4::ZERO)
+        (clamp01(-cc * inv_a), zero)
     } else {
         let b = d1.dot(axis);
-        let e = Vec4::splat(axis_sq);
+        let e = S::splat(axis_sq);
         let denom = a2 * e - b * b;
-        let s = Vec4::select(
-            denom.cmpgt(Vec4::splat(DEGENERATE_SQ) * a2 * e),
+        let s = S::select(
+            denom.cmpgt(S::splat(DEGENERATE_SQ) * a2 * e),
             clamp01((b * f - cc * e) / denom),
-            Vec4::ZERO,
+            zero,
         );
         let t = (b * s + f) * inv_axis_sq;
-        let below = t.cmplt(Vec4::ZERO);
-        let above = t.cmpgt(Vec4::ONE);
-        let s = Vec4::select(
+        let below = t.cmplt(zero);
+        let above = t.cmpgt(one);
+        let s = S::select(
             below,
             clamp01(-cc * inv_a),
-            Vec4::select(above, clamp01((b - cc) * inv_a), s),
+            S::select(above, clamp01((b - cc) * inv_a), s),
         );
-        let t = Vec4::select(below, Vec4::ZERO, Vec4::select(above, Vec4::ONE, t));
+        let t = S::select(below, zero, S::select(above, one, t));
         (s, t)
     };
     let d = rel0 + d1 * s - axis * t;
     let Some((mut live, dist, n)) = touch(d, reach, live, odd) else {
-        return Hits::NONE;
+        return Hits::none();
     };
     let depth = reach - dist;
     let r0 = off(rel0);
     let root = r0.dot(r0);
-    let own = Vec4::select(
+    let own = S::select(
         root.cmpge(reach * reach),
         depth,
-        depth - (reach - ops::sqrt4(root)),
+        depth - (reach - root.sqrt()),
     );
-    live &= bits(own.cmpgt(Vec4::ZERO));
+    live &= S::bits(own.cmpgt(zero));
     Hits {
-        correction: n * (own / s.max(Vec4::splat(MIN_LEVER))),
+        correction: n * (own / s.max(S::splat(MIN_LEVER))),
         normal: n,
         hit: live,
     }
@@ -339,21 +364,32 @@ fn segment_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) 
 /// axis to have a direction go to `odd` (the scalar query's fallback).
 /// `None` when no lane touches.
 #[inline(always)]
-fn touch(d: V3, reach: Vec4, live: u32, odd: &mut u32) -> Option<(u32, Vec4, V3)> {
+fn touch<const W: usize, S: Lanes<W>>(
+    d: V3<S>,
+    reach: S,
+    live: u32,
+    odd: &mut u32,
+) -> Option<(u32, S, V3<S>)> {
     let dist_sq = d.dot(d);
-    let live = live & bits(dist_sq.cmplt(reach * reach));
+    let live = live & S::bits(dist_sq.cmplt(reach * reach));
     if live == 0 {
         return None;
     }
-    let dist = ops::sqrt4(dist_sq);
-    let on_axis = bits(dist.cmple(Vec4::splat(TINY))) & live;
+    let dist = dist_sq.sqrt();
+    let on_axis = S::bits(dist.cmple(S::splat(TINY))) & live;
     *odd |= on_axis;
-    Some((live & !on_axis, dist, d * (Vec4::ONE / dist)))
+    Some((live & !on_axis, dist, d * (S::splat(1.0) / dist)))
 }
 
 /// [`crate::collide::PreparedRound::point_hit`] per lane.
 #[inline(always)]
-fn point_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) -> Hits {
+fn point_hits<const W: usize, S: Lanes<W>>(
+    c: &ColliderState,
+    row: &Row<S>,
+    xh: V3<S>,
+    want: u32,
+    odd: &mut u32,
+) -> Hits<S> {
     let Shape {
         a,
         axis,
@@ -365,7 +401,7 @@ fn point_hits(c: &ColliderState, row: &Row, xh: V3, want: u32, odd: &mut u32) ->
     let t = clamp01(axis.dot(rel) * inv_axis_sq);
     let d = rel - axis * t;
     let Some((live, dist, n)) = touch(d, reach, want, odd) else {
-        return Hits::NONE;
+        return Hits::none();
     };
     Hits {
         correction: n * (reach - dist),
@@ -396,9 +432,27 @@ pub(crate) struct LaneCtx<'a> {
     pub colliders: &'a [ColliderState],
 }
 
-/// One substep of the chains `lanes` (1 to 4, all Improved without drape or
-/// flat locks, the same frame and contact mode, longest first) hanging from
-/// `frame`.
+/// Whether this CPU runs the eight-lane kernel (AVX2 and AVX-512 VL, the
+/// latter for its 32 vector registers).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+pub(crate) fn wide_fits() -> bool {
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avx512vl")
+}
+
+/// The group width to use here: [`WIDE`] where the eight-lane kernel runs,
+/// else [`WIDTH`].
+pub(crate) fn preferred_width() -> usize {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if wide_fits() {
+        return WIDE;
+    }
+    WIDTH
+}
+
+/// One substep of the chains `lanes` (1 to [`WIDTH`], all Improved without
+/// drape or flat locks, the same frame and contact mode, longest first)
+/// hanging from `frame`, four lanes wide.
+#[inline(never)]
 pub(crate) fn step_group(
     chains: &mut [Chain],
     joints: &mut [Joint],
@@ -406,18 +460,71 @@ pub(crate) fn step_group(
     frame: &Pose,
     ctx: &LaneCtx<'_>,
 ) {
+    step_group_on::<WIDTH, Vec4>(chains, joints, lanes, frame, ctx);
+}
+
+/// [`step_group`] for 1 to [`WIDE`] chains, eight lanes wide where the CPU
+/// has the eight-lane kernel ([`wide_fits`]); elsewhere as two four-lane
+/// groups. The same bits either way.
+pub(crate) fn step_group_wide(
+    chains: &mut [Chain],
+    joints: &mut [Joint],
+    lanes: &[Lane],
+    frame: &Pose,
+    ctx: &LaneCtx<'_>,
+) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if wide_fits() {
+        #[allow(unsafe_code)]
+        // SAFETY: `step_group_avx512` needs AVX2 and AVX-512 VL, which
+        // `wide_fits` just detected. (Measured in docs/PERFORMANCE.md,
+        // "Fifth pass".)
+        unsafe {
+            step_group_avx512(chains, joints, lanes, frame, ctx);
+        }
+        return;
+    }
+    let (a, b) = lanes.split_at(lanes.len().min(WIDTH));
+    step_group(chains, joints, a, frame, ctx);
+    if !b.is_empty() {
+        step_group(chains, joints, b, frame, ctx);
+    }
+}
+
+/// The eight-lane kernel, the only place [`F8`] is used.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn step_group_avx512(
+    chains: &mut [Chain],
+    joints: &mut [Joint],
+    lanes: &[Lane],
+    frame: &Pose,
+    ctx: &LaneCtx<'_>,
+) {
+    step_group_on::<WIDE, F8>(chains, joints, lanes, frame, ctx);
+}
+
+/// The lane kernel at width `W`.
+#[inline(always)]
+fn step_group_on<const W: usize, S: Lanes<W>>(
+    chains: &mut [Chain],
+    joints: &mut [Joint],
+    lanes: &[Lane],
+    frame: &Pose,
+    ctx: &LaneCtx<'_>,
+) {
     let n = lanes.len();
-    debug_assert!((1..=WIDTH).contains(&n));
+    debug_assert!((1..=W).contains(&n));
     let s = ctx.scale;
-    let sv = Vec4::splat(s);
+    let sv = S::splat(s);
     // Padding lanes repeat lane 0 (the longest chain) and are never stored.
     let pick = |i: usize| lanes[if i < n { i } else { 0 }];
-    let mut o = [Vec3::ZERO; WIDTH];
-    let mut o_prev = [Vec3::ZERO; WIDTH];
-    let mut start = [0usize; WIDTH];
-    let mut len = [0usize; WIDTH];
-    let mut allowed = [0u64; WIDTH];
-    for i in 0..WIDTH {
+    let mut o = [Vec3::ZERO; W];
+    let mut o_prev = [Vec3::ZERO; W];
+    let mut start = [0usize; W];
+    let mut len = [0usize; W];
+    let mut allowed = [0u64; W];
+    for i in 0..W {
         let c = &chains[pick(i).chain];
         o[i] = frame.transform_point(c.desc.root_offset * s);
         o_prev[i] = c.root_prev;
@@ -436,11 +543,11 @@ pub(crate) fn step_group(
     while rest != 0 {
         let ci = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        lanes_of[ci] = (0..WIDTH).fold(0u8, |m, i| m | ((allowed[i] >> ci & 1) as u8) << i);
+        lanes_of[ci] = (0..W).fold(0u8, |m, i| m | ((allowed[i] >> ci & 1) as u8) << i);
     }
-    let mut o = V3::from_lanes(&o);
-    let mut o_prev = V3::from_lanes(&o_prev);
-    let rot = Rotor::new(frame.rot);
+    let mut o = V3::<S>::from_lanes(&o);
+    let mut o_prev = V3::<S>::from_lanes(&o_prev);
+    let rot = Rotor::<S>::new(frame.rot);
     let rows = len[0];
     for k in 0..rows {
         // Lanes whose chain has a joint `k` (padding and ended chains
@@ -453,38 +560,28 @@ pub(crate) fn step_group(
                 start[0] + k
             }
         };
-        let (j0, j1, j2, j3) = (
-            &joints[at(0)],
-            &joints[at(1)],
-            &joints[at(2)],
-            &joints[at(3)],
-        );
-        let x = V3::from_lanes(&[j0.x, j1.x, j2.x, j3.x]);
-        let v0 = V3::from_lanes(&[j0.v, j1.v, j2.v, j3.v]);
-        let rest = rotate4(
+        let js: [&Joint; W] = core::array::from_fn(|i| &joints[at(i)]);
+        let x = V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].x));
+        let v0 = V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].v));
+        let rest = rotate_lanes(
             &rot,
-            V3::from_lanes(&[j0.rest_vec, j1.rest_vec, j2.rest_vec, j3.rest_vec]),
+            V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].rest_vec)),
         );
-        let c_v = Vec4::new(j0.c_v, j1.c_v, j2.c_v, j3.c_v);
-        let c_k = Vec4::new(j0.c_k, j1.c_k, j2.c_k, j3.c_k);
-        let c_g = V3::from_lanes(&[j0.c_g, j1.c_g, j2.c_g, j3.c_g]);
-        let seg_len = Vec4::new(j0.len0, j1.len0, j2.len0, j3.len0) * sv;
-        let hit_radius = Vec4::new(
-            j0.params.hit_radius,
-            j1.params.hit_radius,
-            j2.params.hit_radius,
-            j3.params.hit_radius,
-        ) * sv;
+        let c_v = S::from_array(core::array::from_fn(|i| js[i].c_v));
+        let c_k = S::from_array(core::array::from_fn(|i| js[i].c_k));
+        let c_g = V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].c_g));
+        let seg_len = S::from_array(core::array::from_fn(|i| js[i].len0)) * sv;
+        let hit_radius = S::from_array(core::array::from_fn(|i| js[i].params.hit_radius)) * sv;
         // `predicted_end` without the flat-lock term, operation for operation.
         let rest_s = rest * sv;
         let free = x + v0 * c_v + (rest_s - x) * c_k + c_g * sv;
         let y = free + o * c_k;
-        let xh = project4(o, y, seg_len, rest);
-        let mut v = (xh - x) * Vec4::splat(INV_H);
+        let xh = project_lanes(o, y, seg_len, rest);
+        let mut v = (xh - x) * S::splat(INV_H);
         let xh = if any_collider == 0 {
             xh
         } else {
-            let v_parent = (o - o_prev) * Vec4::splat(INV_H);
+            let v_parent = (o - o_prev) * S::splat(INV_H);
             let row = Row {
                 o,
                 len: seg_len,
@@ -515,33 +612,31 @@ pub(crate) fn step_group(
     }
 }
 
-/// `resolve_contacts` for the four lanes of one joint row.
+/// `resolve_contacts` for the lanes of one joint row.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // hot path: plain values beat a struct here
-fn resolve(
+fn resolve<const W: usize, S: Lanes<W>>(
     ctx: &LaneCtx<'_>,
-    row: &Row,
+    row: &Row<S>,
     union: u64,
     lanes_of: &[u8; 64],
     stored: u32,
-    mut xh: V3,
-    v: &mut V3,
-    v_parent: V3,
-) -> V3 {
+    mut xh: V3<S>,
+    v: &mut V3<S>,
+    v_parent: V3<S>,
+) -> V3<S> {
     let segment = ctx.contact == ContactMode::Segment;
-    let settled_sq = (row.len * Vec4::splat(1e-5)) * (row.len * Vec4::splat(1e-5));
-    let large_sq = (row.len * Vec4::splat(0.05)) * (row.len * Vec4::splat(0.05));
+    let half = S::splat(0.5);
+    let settled_sq = (row.len * S::splat(1e-5)) * (row.len * S::splat(1e-5));
+    let large_sq = (row.len * S::splat(0.05)) * (row.len * S::splat(0.05));
     let mut touched = 0u32;
     let mut active = stored;
     for _ in 0..ctx.iterations {
         let mut moved = 0u32;
         let mut large = 0u32;
-        let mut hits = [0u32; WIDTH];
+        let mut hits = [0u32; W];
         let (mid, ball) = if segment {
-            (
-                (row.o + xh) * Vec4::splat(0.5),
-                Vec4::splat(0.5) * row.len + row.hit_radius,
-            )
+            ((row.o + xh) * half, half * row.len + row.hit_radius)
         } else {
             (xh, row.hit_radius)
         };
@@ -555,10 +650,10 @@ fn resolve(
             rest &= rest - 1;
             let c = &ctx.colliders[ci];
             // `ColliderState::near` per lane.
-            let reach = Vec4::splat(c.bound) + ball;
+            let reach = S::splat(c.bound) + ball;
             let d = mid - V3::splat(c.center);
-            let near = d.dot(d).cmple(reach * reach) | reach.cmpeq(Vec4::INFINITY);
-            let want = bits(near) & u32::from(lanes_of[ci]) & active;
+            let near = d.dot(d).cmple(reach * reach) | reach.cmpeq(S::splat(Real::INFINITY));
+            let want = S::bits(near) & u32::from(lanes_of[ci]) & active;
             want_of[ci] = want as u8;
             wanted |= u64::from(want != 0) << ci;
         }
@@ -571,28 +666,27 @@ fn resolve(
             // Lanes the scalar query answers: fast colliders (swept test),
             // other shapes, degenerate geometry.
             let mut odd = if round {
-                bits(
-                    Vec4::splat(c.moved)
-                        .cmpgt(Vec4::splat(0.5) * (Vec4::splat(c.cur().radius) + row.hit_radius)),
-                ) & want
+                S::bits(S::splat(c.moved).cmpgt(half * (S::splat(c.cur().radius) + row.hit_radius)))
+                    & want
             } else {
                 want
             };
             let regular = want & !odd;
             let mut h = if regular == 0 {
-                Hits::NONE
+                Hits::none()
             } else if segment && round {
                 segment_hits(c, row, xh, regular, &mut odd)
             } else {
                 point_hits(c, row, xh, regular, &mut odd)
             };
             if odd != 0 {
-                for i in 0..WIDTH {
+                for i in 0..W {
                     if odd >> i & 1 == 0 {
                         continue;
                     }
                     let (o, p) = (row.o.lane(i), xh.lane(i));
-                    let one = collider_hit(c, segment, o, p, row.len[i], row.hit_radius[i]);
+                    let one =
+                        collider_hit(c, segment, o, p, row.len.lane(i), row.hit_radius.lane(i));
                     if let Some((corr, n)) = one {
                         h.correction.set_lane(i, corr);
                         h.normal.set_lane(i, n);
@@ -603,34 +697,34 @@ fn resolve(
             if h.hit == 0 {
                 continue;
             }
-            let m = mask_of(h.hit);
-            let pushed = project4(row.o, xh + h.correction, row.len, row.fallback);
+            let m = S::mask_of(h.hit);
+            let pushed = project_lanes(row.o, xh + h.correction, row.len, row.fallback);
             xh = V3::select(m, pushed, xh);
             let vn = v.dot(h.normal);
             let slide = *v - h.normal * vn;
-            *v = V3::select(m & vn.cmplt(Vec4::ZERO), slide, *v);
+            *v = V3::select(m & vn.cmplt(S::splat(0.0)), slide, *v);
             touched |= h.hit;
             for (i, n) in hits.iter_mut().enumerate() {
                 *n += h.hit >> i & 1;
             }
             let corr_sq = h.correction.dot(h.correction);
-            moved |= bits(corr_sq.cmpgt(settled_sq)) & h.hit;
-            large |= bits(corr_sq.cmpgt(large_sq)) & h.hit;
+            moved |= S::bits(corr_sq.cmpgt(settled_sq)) & h.hit;
+            large |= S::bits(corr_sq.cmpgt(large_sq)) & h.hit;
         }
         // As the scalar kernel: a lane stops after a pass without a real
         // correction, or with one small correction.
-        let single = (0..WIDTH).fold(0u32, |m, i| m | u32::from(hits[i] < 2) << i);
+        let single = (0..W).fold(0u32, |m, i| m | u32::from(hits[i] < 2) << i);
         active &= moved & !(single & !large);
         if active == 0 {
             break;
         }
     }
-    let t = bits(row.len.cmpgt(Vec4::ZERO)) & touched;
+    let t = S::bits(row.len.cmpgt(S::splat(0.0))) & touched;
     if t != 0 {
-        let d = (xh - row.o) * (Vec4::ONE / row.len);
+        let d = (xh - row.o) * (S::splat(1.0) / row.len);
         let rel = *v - v_parent;
         let radial = *v - d * rel.dot(d);
-        *v = V3::select(mask_of(t), radial, *v);
+        *v = V3::select(S::mask_of(t), radial, *v);
     }
     xh
 }

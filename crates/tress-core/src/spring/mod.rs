@@ -8,10 +8,11 @@
 //! - [`output`]: per-joint world position and minimal-twist rotation.
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
-//! (up to four Improved chains at once in vector lanes, the same bits as
-//! `step`) and `vrm` (VRM-compatible).
+//! (up to eight Improved chains at once in vector lanes, the same bits as
+//! `step`; its vector types in `lane_math`) and `vrm` (VRM-compatible).
 
 pub mod chain;
+mod lane_math;
 mod lanes;
 pub mod output;
 pub mod params;

@@ -75,6 +75,8 @@ pub struct SpringWorld<
     acc: u32,
     substeps: u64,
     started: bool,
+    /// Most chains the lane kernel steps together (4 or 8).
+    lane_width: usize,
 }
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> Default
@@ -101,7 +103,21 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             acc: 0,
             substeps: 0,
             started: false,
+            lane_width: super::lanes::preferred_width(),
         }
+    }
+
+    /// Sets the most chains the lane kernel steps together: 8 or 4 (other
+    /// values are rounded to one of them). The default is 8 where the CPU
+    /// runs the eight-lane kernel in one register per vector (AVX2), else 4;
+    /// every width gives the same bits. For tests and benchmarks.
+    #[doc(hidden)]
+    pub fn set_lane_width(&mut self, lanes: usize) {
+        self.lane_width = if lanes > super::lanes::WIDTH {
+            super::lanes::WIDE
+        } else {
+            super::lanes::WIDTH
+        };
     }
 
     /// Adds an attachment frame at `pose`; returns its index.

@@ -178,10 +178,9 @@ impl Pool {
         // so `job` outlives every use of the pointer.
         #[allow(unsafe_code)]
         let erased = JobRef(unsafe {
-            core::mem::transmute::<
-                *const (dyn Fn() + Sync + '_),
-                *const (dyn Fn() + Sync + 'static),
-            >(raw)
+            core::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(
+                raw,
+            )
         });
         for w in &self.workers {
             let mut o = lock(&w.slot.orders);

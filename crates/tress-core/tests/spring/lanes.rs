@@ -1,7 +1,7 @@
-//! The lane kernel (up to four Improved chains stepped together in vector
-//! lanes, `StepConfig::lanes`) against the scalar kernel: the same states
-//! bit for bit, for random chains, colliders and motions, hostile values
-//! included.
+//! The lane kernel (up to four, or eight, Improved chains stepped together
+//! in vector lanes, `StepConfig::lanes`) against the scalar kernel: the same
+//! states bit for bit at both widths, for random chains, colliders and
+//! motions, hostile values included.
 
 use alloc::vec::Vec;
 use proptest::prelude::*;
@@ -70,7 +70,9 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![5 => Just(0usize), 1 => Just(1usize)],
     );
     (
-        prop::collection::vec(chain, 2..10),
+        // Up to 14 chains, so that groups of five to eight (the eight-lane
+        // kernel) are common.
+        prop::collection::vec(chain, 2..15),
         prop::collection::vec(
             prop_oneof![6 => sane_collider(), 1 => (0usize..2, collider())],
             0..7,
@@ -94,12 +96,14 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-type World = SpringWorld<64, 12, 8, 2>;
+type World = SpringWorld<96, 16, 8, 2>;
 
-fn build(c: &Case, lanes: bool) -> World {
+/// `lanes`: 0 for the scalar kernel, else the lane width.
+fn build(c: &Case, lanes: usize) -> World {
     let mut w = World::default();
+    w.set_lane_width(lanes);
     w.set_config(StepConfig {
-        lanes,
+        lanes: lanes > 0,
         ..StepConfig::default()
     });
     w.add_frame(Pose::IDENTITY).unwrap();
@@ -126,25 +130,27 @@ fn build(c: &Case, lanes: bool) -> World {
 }
 
 fn run(c: &Case) -> Result<(), TestCaseError> {
-    let mut a = build(c, true);
-    let mut b = build(c, false);
+    let mut worlds = [build(c, 0), build(c, 4), build(c, 8)];
     for (dt, p, q) in &c.frames {
-        for w in [&mut a, &mut b] {
+        for w in &mut worlds {
             w.set_frame_pose(0, Pose::new(*p, *q));
             w.set_frame_pose(1, Pose::new(*p * 0.5 + Vec3::Y * -0.2, q.conjugate()));
             w.advance(*dt);
         }
-        for ch in 0..c.chains.len() {
-            for j in 0..c.chains[ch].0.len() {
-                let (xa, va) = a.joint_state(ch, j).unwrap();
-                let (xb, vb) = b.joint_state(ch, j).unwrap();
-                let same = |p: Vec3, q: Vec3| {
-                    p.to_array().map(Real::to_bits) == q.to_array().map(Real::to_bits)
-                };
-                prop_assert!(
-                    same(xa, xb) && same(va, vb),
-                    "chain {ch} joint {j}: {xa} {va} vs {xb} {vb}"
-                );
+        let [scalar, laned @ ..] = &worlds;
+        for (w, width) in laned.iter().zip([4, 8]) {
+            for ch in 0..c.chains.len() {
+                for j in 0..c.chains[ch].0.len() {
+                    let (xa, va) = w.joint_state(ch, j).unwrap();
+                    let (xb, vb) = scalar.joint_state(ch, j).unwrap();
+                    let same = |p: Vec3, q: Vec3| {
+                        p.to_array().map(Real::to_bits) == q.to_array().map(Real::to_bits)
+                    };
+                    prop_assert!(
+                        same(xa, xb) && same(va, vb),
+                        "{width} lanes, chain {ch} joint {j}: {xa} {va} vs {xb} {vb}"
+                    );
+                }
             }
         }
     }
@@ -170,10 +176,11 @@ fn lanes_match_the_scalar_kernel_bit_for_bit() {
 #[test]
 fn colliders_past_the_vector_broad_phase_keep_their_order() {
     type Wide = SpringWorld<64, 12, 32, 1>;
-    let build = |lanes: bool| {
+    let build = |lanes: usize| {
         let mut w = Wide::default();
+        w.set_lane_width(lanes);
         w.set_config(StepConfig {
-            lanes,
+            lanes: lanes > 0,
             ..StepConfig::default()
         });
         w.add_frame(Pose::IDENTITY).unwrap();
@@ -187,8 +194,9 @@ fn colliders_past_the_vector_broad_phase_keep_their_order() {
             w.add_collider(0, Collider::sphere(at, 0.03 + 0.002 * (i % 3) as Real))
                 .unwrap();
         }
-        for c in 0..6 {
-            let a = c as Real * 1.05;
+        // Twelve chains: two groups of six, so the eight-lane kernel runs.
+        for c in 0..12 {
+            let a = c as Real * 0.52;
             let desc = ChainDesc {
                 root_offset: Vec3::new(0.03 * ops::cos(a), 0.0, 0.03 * ops::sin(a)),
                 contact: if c % 2 == 0 {
@@ -208,22 +216,25 @@ fn colliders_past_the_vector_broad_phase_keep_their_order() {
         }
         w
     };
-    let (mut a, mut b) = (build(true), build(false));
+    let mut worlds = [build(0), build(4), build(8)];
     for f in 0..120 {
         let q = Quat::from_rotation_y(ops::sin(f as Real * 0.1));
-        for w in [&mut a, &mut b] {
+        for w in &mut worlds {
             w.set_frame_pose(0, Pose::new(Vec3::ZERO, q));
             w.advance(1.0 / 60.0);
         }
-        for ch in 0..6 {
-            for j in 0..5 {
-                let (xa, va) = a.joint_state(ch, j).unwrap();
-                let (xb, vb) = b.joint_state(ch, j).unwrap();
-                assert!(
-                    xa.to_array().map(Real::to_bits) == xb.to_array().map(Real::to_bits)
-                        && va.to_array().map(Real::to_bits) == vb.to_array().map(Real::to_bits),
-                    "frame {f} chain {ch} joint {j}: {xa} vs {xb}"
-                );
+        let [b, laned @ ..] = &worlds;
+        for (a, width) in laned.iter().zip([4, 8]) {
+            for ch in 0..12 {
+                for j in 0..5 {
+                    let (xa, va) = a.joint_state(ch, j).unwrap();
+                    let (xb, vb) = b.joint_state(ch, j).unwrap();
+                    assert!(
+                        xa.to_array().map(Real::to_bits) == xb.to_array().map(Real::to_bits)
+                            && va.to_array().map(Real::to_bits) == vb.to_array().map(Real::to_bits),
+                        "{width} lanes, frame {f} chain {ch} joint {j}: {xa} vs {xb}"
+                    );
+                }
             }
         }
     }

@@ -5,7 +5,7 @@
 use heapless::Vec;
 
 use super::super::chain::{Chain, Joint};
-use super::super::lanes::{Lane, LaneCtx, WIDTH, step_group};
+use super::super::lanes::{Lane, LaneCtx, WIDE, WIDTH, step_group, step_group_wide};
 use super::super::params::ContactMode;
 use super::super::params::Mode;
 use super::super::pose::Pose;
@@ -138,7 +138,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         let ctx_iters = self.config.contact_iterations;
         // Chains the lane kernel takes, grouped by frame and contact mode,
-        // longest first within a group; the rest step one by one.
+        // longest first within a group, up to eight to a group; the rest
+        // step one by one.
         // Sort keys: frame, contact mode, longest first, then chain index.
         let key = |c: &Chain, ci: usize| {
             let segment = u64::from(c.desc.contact == ContactMode::Segment);
@@ -157,14 +158,14 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         while i < laned.len() {
             let group_key = laned[i] >> 47;
             let from = i;
-            while i < laned.len() && laned[i] >> 47 == group_key && i - from < WIDTH {
+            while i < laned.len() && laned[i] >> 47 == group_key && i - from < self.lane_width {
                 i += 1;
             }
             // A chain alone takes the scalar kernel (below), candidates and all.
             if i - from < 2 {
                 continue;
             }
-            let group: Vec<Lane, WIDTH> = laned[from..i]
+            let group: Vec<Lane, WIDE> = laned[from..i]
                 .iter()
                 .map(|&key| {
                     let ci = (key & 0xffff_ffff) as usize;
@@ -188,7 +189,13 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 contact: m,
                 colliders: &self.collider_states[..self.colliders.len()],
             };
-            step_group(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
+            // Four chains or fewer take the four-lane kernel: eight lanes
+            // would gather and compute padding.
+            if group.len() > WIDTH {
+                step_group_wide(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
+            } else {
+                step_group(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
+            }
             for l in &group {
                 is_laned[l.chain] = true;
                 self.check_finite(l.chain, poses);
