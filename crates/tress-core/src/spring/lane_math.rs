@@ -151,10 +151,10 @@ impl Lanes<4> for Vec4 {
 /// Eight lanes in one AVX register.
 ///
 /// Its operations are AVX/AVX2 instructions, so an `F8` may only exist on
-/// a CPU that has them: the lane kernel is instantiated with `F8` in one
-/// place, `lanes::step_group_avx512`, which runs only after
-/// `is_x86_feature_detected!` confirmed AVX2 and AVX-512 VL. Every
-/// `unsafe` block below rests on that.
+/// a CPU that has them: the lane kernel is instantiated with `F8` in two
+/// places, `lanes::step_group_avx2` and `lanes::step_group_avx512`, which
+/// run only after `is_x86_feature_detected!` confirmed AVX2 (and AVX-512
+/// for the second). Every `unsafe` block below rests on that.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F8(x86::__m256);
@@ -171,9 +171,11 @@ use core::arch::x86_64 as x86;
 #[allow(unsafe_code)]
 mod eight {
     // SAFETY (every block in this module): the intrinsics need AVX/AVX2,
-    // and `F8`/`M8` values exist only inside the AVX2 + AVX-512 VL build of
-    // the lane kernel, entered after run-time detection (see `F8`). The
-    // kernel measured 6.2 → see docs/PERFORMANCE.md, "Fifth pass".
+    // and `F8`/`M8` values exist only inside the AVX2 builds of the lane
+    // kernel, entered after run-time detection (see `F8`). Eight lanes in
+    // one register: 6.1 → 5.45 µs per frame in `spring-bench`, where two
+    // glam `Vec4` halves measured slower than four lanes
+    // (docs/PERFORMANCE.md, "Fifth pass").
     use super::{F8, Lanes, M8, Real, Vec3, Vec4, x86};
     use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 

@@ -432,11 +432,10 @@ pub(crate) struct LaneCtx<'a> {
     pub colliders: &'a [ColliderState],
 }
 
-/// Whether this CPU runs the eight-lane kernel (AVX2 and AVX-512 VL, the
-/// latter for its 32 vector registers).
+/// Whether this CPU runs the eight-lane kernel (AVX2).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 pub(crate) fn wide_fits() -> bool {
-    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avx512vl")
+    std::is_x86_feature_detected!("avx2")
 }
 
 /// The group width to use here: [`WIDE`] where the eight-lane kernel runs,
@@ -475,12 +474,22 @@ pub(crate) fn step_group_wide(
 ) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if wide_fits() {
-        #[allow(unsafe_code)]
-        // SAFETY: `step_group_avx512` needs AVX2 and AVX-512 VL, which
-        // `wide_fits` just detected. (Measured in docs/PERFORMANCE.md,
-        // "Fifth pass".)
-        unsafe {
-            step_group_avx512(chains, joints, lanes, frame, ctx);
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+            #[allow(unsafe_code)]
+            // SAFETY: `step_group_avx512` needs AVX2 and AVX-512 F/VL, all
+            // just detected. (The eight-lane kernel: 6.1 → 5.45 µs per frame
+            // in `spring-bench`; AVX-512's 32 registers save another 2 %
+            // over the AVX2 build: docs/PERFORMANCE.md, "Fifth pass".)
+            unsafe {
+                step_group_avx512(chains, joints, lanes, frame, ctx);
+            }
+        } else {
+            #[allow(unsafe_code)]
+            // SAFETY: `step_group_avx2` needs AVX2, which `wide_fits` just
+            // detected.
+            unsafe {
+                step_group_avx2(chains, joints, lanes, frame, ctx);
+            }
         }
         return;
     }
@@ -491,10 +500,24 @@ pub(crate) fn step_group_wide(
     }
 }
 
-/// The eight-lane kernel, the only place [`F8`] is used.
+/// The eight-lane kernel for AVX-512 CPUs (32 vector registers); with
+/// [`step_group_avx2`], the only places [`F8`] is used.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 fn step_group_avx512(
+    chains: &mut [Chain],
+    joints: &mut [Joint],
+    lanes: &[Lane],
+    frame: &Pose,
+    ctx: &LaneCtx<'_>,
+) {
+    step_group_on::<WIDE, F8>(chains, joints, lanes, frame, ctx);
+}
+
+/// The eight-lane kernel for AVX2 CPUs.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+fn step_group_avx2(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[Lane],
