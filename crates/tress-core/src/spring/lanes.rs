@@ -18,6 +18,7 @@ use super::chain::{Chain, Joint};
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 use super::lane_math::F8;
 use super::lane_math::Lanes;
+use super::params::ContactMode;
 use super::pose::Pose;
 use super::step::{ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
@@ -421,14 +422,13 @@ pub(crate) struct Lane {
     pub chain: usize,
     /// Colliders it may touch this substep (the scalar kernel's candidates).
     pub colliders: u64,
-    /// Whole-segment contact (else tail point).
-    pub segment: bool,
 }
 
 /// What the group's contact passes read.
 pub(crate) struct LaneCtx<'a> {
     pub scale: Real,
     pub iterations: u32,
+    pub contact: ContactMode,
     pub colliders: &'a [ColliderState],
 }
 
@@ -449,8 +449,8 @@ pub(crate) fn preferred_width() -> usize {
 }
 
 /// One substep of the chains `lanes` (1 to [`WIDTH`], all Improved without
-/// drape or flat locks, hanging from `frame`, the longest first; each with
-/// its own contact mode), four lanes wide.
+/// drape or flat locks, the same frame and contact mode, longest first)
+/// hanging from `frame`, four lanes wide.
 #[inline(never)]
 pub(crate) fn step_group(
     chains: &mut [Chain],
@@ -560,15 +560,13 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
         c.root_prev = frame.transform_point(c.desc.root_offset * s);
     }
     let any_collider = allowed.iter().fold(0, |m, a| m | a);
-    // Lanes with whole-segment contact (padding lanes as lane 0).
-    let segment = (0..W).fold(0u32, |m, i| m | u32::from(pick(i).segment) << i);
     // Per collider, the lanes that may touch it.
-    let mut lanes_of = [0u16; 64];
+    let mut lanes_of = [0u8; 64];
     let mut rest = any_collider;
     while rest != 0 {
         let ci = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        lanes_of[ci] = (0..W).fold(0u16, |m, i| m | ((allowed[i] >> ci & 1) as u16) << i);
+        lanes_of[ci] = (0..W).fold(0u8, |m, i| m | ((allowed[i] >> ci & 1) as u8) << i);
     }
     let mut o = V3::<S>::from_lanes(&o);
     let mut o_prev = V3::<S>::from_lanes(&o_prev);
@@ -618,7 +616,6 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
                 &row,
                 any_collider,
                 &lanes_of,
-                segment,
                 stored,
                 xh,
                 &mut v,
@@ -645,15 +642,13 @@ fn resolve<const W: usize, S: Lanes<W>>(
     ctx: &LaneCtx<'_>,
     row: &Row<S>,
     union: u64,
-    lanes_of: &[u16; 64],
-    segment: u32,
+    lanes_of: &[u8; 64],
     stored: u32,
     mut xh: V3<S>,
     v: &mut V3<S>,
     v_parent: V3<S>,
 ) -> V3<S> {
-    let all_segment = segment == all_lanes::<W>();
-    let seg_mask = S::mask_of(segment);
+    let segment = ctx.contact == ContactMode::Segment;
     let half = S::splat(0.5);
     let settled_sq = (row.len * S::splat(1e-5)) * (row.len * S::splat(1e-5));
     let large_sq = (row.len * S::splat(0.05)) * (row.len * S::splat(0.05));
@@ -663,20 +658,14 @@ fn resolve<const W: usize, S: Lanes<W>>(
         let mut moved = 0u32;
         let mut large = 0u32;
         let mut hits = [0u32; W];
-        // Each lane's bounding ball: the segment's or the tail point's.
-        let (mid, ball) = if all_segment {
+        let (mid, ball) = if segment {
             ((row.o + xh) * half, half * row.len + row.hit_radius)
-        } else if segment == 0 {
-            (xh, row.hit_radius)
         } else {
-            (
-                V3::select(seg_mask, (row.o + xh) * half, xh),
-                S::select(seg_mask, half * row.len + row.hit_radius, row.hit_radius),
-            )
+            (xh, row.hit_radius)
         };
         // Broad phase for every candidate first, without branches: which
         // lanes each collider may touch this pass.
-        let mut want_of = [0u16; 64];
+        let mut want_of = [0u8; 64];
         let mut wanted = 0u64;
         let mut rest = union;
         while rest != 0 {
@@ -688,7 +677,7 @@ fn resolve<const W: usize, S: Lanes<W>>(
             let d = mid - V3::splat(c.center);
             let near = d.dot(d).cmple(reach * reach) | reach.cmpeq(S::splat(Real::INFINITY));
             let want = S::bits(near) & u32::from(lanes_of[ci]) & active;
-            want_of[ci] = want as u16;
+            want_of[ci] = want as u8;
             wanted |= u64::from(want != 0) << ci;
         }
         while wanted != 0 {
@@ -705,28 +694,13 @@ fn resolve<const W: usize, S: Lanes<W>>(
             } else {
                 want
             };
-            // Regular lanes exist only for round colliders (`odd` took the
-            // rest): segment lanes take the segment query, tail lanes the
-            // point query.
             let regular = want & !odd;
-            let (whole, tail) = (regular & segment, regular & !segment);
-            let mut h = if tail == 0 {
-                if whole == 0 {
-                    Hits::none()
-                } else {
-                    segment_hits(c, row, xh, whole, &mut odd)
-                }
-            } else if whole == 0 {
-                point_hits(c, row, xh, tail, &mut odd)
+            let mut h = if regular == 0 {
+                Hits::none()
+            } else if segment && round {
+                segment_hits(c, row, xh, regular, &mut odd)
             } else {
-                let a = segment_hits(c, row, xh, whole, &mut odd);
-                let b = point_hits(c, row, xh, tail, &mut odd);
-                let m = S::mask_of(a.hit);
-                Hits {
-                    correction: V3::select(m, a.correction, b.correction),
-                    normal: V3::select(m, a.normal, b.normal),
-                    hit: a.hit | b.hit,
-                }
+                point_hits(c, row, xh, regular, &mut odd)
             };
             if odd != 0 {
                 for i in 0..W {
@@ -734,9 +708,8 @@ fn resolve<const W: usize, S: Lanes<W>>(
                         continue;
                     }
                     let (o, p) = (row.o.lane(i), xh.lane(i));
-                    let whole = segment >> i & 1 == 1;
                     let one =
-                        collider_hit(c, whole, o, p, row.len.lane(i), row.hit_radius.lane(i));
+                        collider_hit(c, segment, o, p, row.len.lane(i), row.hit_radius.lane(i));
                     if let Some((corr, n)) = one {
                         h.correction.set_lane(i, corr);
                         h.normal.set_lane(i, n);

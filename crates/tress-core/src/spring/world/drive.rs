@@ -137,11 +137,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.pose_colliders(Some(&teleported));
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         let ctx_iters = self.config.contact_iterations;
-        // Chains the lane kernel takes, grouped by frame (a group may mix
-        // contact modes: each lane has its own), up to the lane width to a
-        // group; the rest step one by one. Sort keys: frame, contact mode
-        // (so that groups are of one mode where the counts allow), longest
-        // first, then chain index.
+        // Chains the lane kernel takes, grouped by frame and contact mode,
+        // longest first within a group, up to eight to a group; the rest
+        // step one by one.
+        // Sort keys: frame, contact mode, longest first, then chain index.
         let key = |c: &Chain, ci: usize| {
             let segment = u64::from(c.desc.contact == ContactMode::Segment);
             let frame = c.desc.frame as u64;
@@ -157,23 +156,22 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         let mut is_laned = [false; C];
         let mut i = 0;
         while i < laned.len() {
-            let group_key = laned[i] >> 48;
+            let group_key = laned[i] >> 47;
             let from = i;
-            while i < laned.len() && laned[i] >> 48 == group_key && i - from < self.lane_width {
+            while i < laned.len() && laned[i] >> 47 == group_key && i - from < self.lane_width {
                 i += 1;
             }
             // A chain alone takes the scalar kernel (below), candidates and all.
             if i - from < 2 {
                 continue;
             }
-            let mut group: Vec<Lane, WIDE> = laned[from..i]
+            let group: Vec<Lane, WIDE> = laned[from..i]
                 .iter()
                 .map(|&key| {
                     let ci = (key & 0xffff_ffff) as usize;
                     let c = &self.chains[ci];
                     Lane {
                         chain: ci,
-                        segment: c.desc.contact == ContactMode::Segment,
                         colliders: self.candidate_mask(
                             c,
                             &poses[c.desc.frame],
@@ -183,15 +181,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                     }
                 })
                 .collect();
-            // The kernel runs as many rows as lane 0 has joints.
-            let longest = (0..group.len())
-                .max_by_key(|&l| (self.chains[group[l].chain].len, usize::MAX - l))
-                .unwrap_or(0);
-            group.swap(0, longest);
             let f = self.chains[group[0].chain].desc.frame;
+            let m = self.chains[group[0].chain].desc.contact;
             let ctx = LaneCtx {
                 scale: self.scale,
                 iterations: ctx_iters,
+                contact: m,
                 colliders: &self.collider_states[..self.colliders.len()],
             };
             // Four chains or fewer take the four-lane kernel: eight lanes
