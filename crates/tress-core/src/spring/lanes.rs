@@ -277,6 +277,15 @@ impl<S> Shape<S> {
     }
 }
 
+/// Offset of `rel` (relative to the axis head) from the nearest point of
+/// the axis. A function, not a closure: closures are not always inlined,
+/// and one compiled on its own lacks the kernel's target features.
+#[inline(always)]
+fn off_axis<const W: usize, S: Lanes<W>>(axis: V3<S>, inv_axis_sq: S, rel: V3<S>) -> V3<S> {
+    let t = clamp01(axis.dot(rel) * inv_axis_sq);
+    rel - axis * t
+}
+
 /// [`crate::collide::PreparedRound::segment_hit`] per lane for the lanes in
 /// `want`; `odd` collects lanes the scalar query must answer.
 #[inline(always)]
@@ -299,11 +308,7 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
     let one = S::splat(1.0);
     let rel0 = row.o - a;
     let d1 = xh - row.o;
-    let off = |rel: V3<S>| {
-        let t = clamp01(axis.dot(rel) * inv_axis_sq);
-        rel - axis * t
-    };
-    let mid = off(rel0 + d1 * half);
+    let mid = off_axis(axis, inv_axis_sq, rel0 + d1 * half);
     let far = reach + half * row.len;
     let mut live = want & !S::bits(mid.dot(mid).cmpgt(far * far));
     // Most near pairs end here; the rest of the query is not cheap.
@@ -344,7 +349,7 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
         return Hits::none();
     };
     let depth = reach - dist;
-    let r0 = off(rel0);
+    let r0 = off_axis(axis, inv_axis_sq, rel0);
     let root = r0.dot(r0);
     let own = S::select(
         root.cmpge(reach * reach),
