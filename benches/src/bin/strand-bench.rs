@@ -5,6 +5,11 @@
 //!
 //! `cargo run --release -p tress-benches --bin strand-bench [-- FRAMES [THREADS [PASSES]]]`
 //!
+//! With THREADS > 1 it also times 1 and THREADS threads in alternating
+//! blocks (the same host load for both) and measures the host's own
+//! ceiling: THREADS independent single-threaded sims at once against one
+//! alone (see `docs/PERFORMANCE.md`, "Strands").
+//!
 //! PASSES (for profiling) is four digits, global/local/collision/length
 //! iterations, optionally followed by `s` to skip collision inside the
 //! length sweep: `2212` is the reference, `0002s` length only.
@@ -54,39 +59,60 @@ fn time_frames(sim: &mut StrandSim, centre: glam::Vec3, frames: usize) -> (f64, 
     (ms[ms.len() / 2], ms[0], cpu)
 }
 
-/// Median wall frame time (ms) of each sim, timed in alternating blocks of
-/// a few frames so that every sim sees the same periods of a shared host's
-/// load: the ratio of these medians is the thread speed-up with the noise
-/// spread evenly, where back-to-back runs can catch different periods.
-fn time_interleaved(sims: &mut [StrandSim], centre: glam::Vec3, frames: usize) -> Vec<f64> {
-    const BLOCK: usize = 5;
+/// Advances `sim` by `n` frames from time `*t`, pushing each frame's wall
+/// time (ms) to `out`.
+fn run_block(sim: &mut StrandSim, centre: glam::Vec3, t: &mut f64, n: usize, out: &mut Vec<f64>) {
     let dt = 1.0 / 60.0;
-    let mut ms: Vec<Vec<f64>> = sims.iter().map(|_| Vec::with_capacity(frames)).collect();
-    let mut t = vec![0.0f64; sims.len()];
-    for (sim, t) in sims.iter_mut().zip(&mut t) {
-        for _ in 0..30 {
-            *t += f64::from(dt);
-            let pose = turning_pose(centre, *t);
-            sim.advance(dt, |_, _| pose);
-        }
+    for _ in 0..n {
+        *t += f64::from(dt);
+        let pose = turning_pose(centre, *t);
+        let start = Instant::now();
+        sim.advance(dt, |_, _| pose);
+        out.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    while ms[0].len() < frames {
-        for ((sim, t), out) in sims.iter_mut().zip(&mut t).zip(&mut ms) {
-            for _ in 0..BLOCK {
-                *t += f64::from(dt);
-                let pose = turning_pose(centre, *t);
-                let start = Instant::now();
-                sim.advance(dt, |_, _| pose);
-                out.push(start.elapsed().as_secs_f64() * 1e3);
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Three ways of running, timed in alternating blocks of a few frames so
+/// that all see the same periods of a shared host's load (back-to-back
+/// runs can catch different ones): one sim on 1 thread, one sim on
+/// `threads` threads, and `threads` independent 1-thread sims at once (no
+/// shared work or data: what the host itself gives `threads` busy cores).
+/// Returns the median frame time (ms) of each; for the last, the mean of the
+/// copies' medians.
+fn time_interleaved(
+    make: &dyn Fn(usize) -> StrandSim,
+    threads: usize,
+    centre: glam::Vec3,
+    frames: usize,
+) -> [f64; 3] {
+    const BLOCK: usize = 5;
+    let mut one = make(1);
+    let mut many = make(threads);
+    let mut copies: Vec<StrandSim> = (0..threads).map(|_| make(1)).collect();
+    let mut t = [0.0f64; 2];
+    let mut tc = vec![0.0f64; threads];
+    let (mut ms_one, mut ms_many) = (Vec::new(), Vec::new());
+    let mut ms_copies: Vec<Vec<f64>> = vec![Vec::new(); threads];
+    // Warm-up.
+    let mut sink = Vec::new();
+    run_block(&mut one, centre, &mut t[0], 30, &mut sink);
+    run_block(&mut many, centre, &mut t[1], 30, &mut sink);
+    while ms_one.len() < frames {
+        run_block(&mut one, centre, &mut t[0], BLOCK, &mut ms_one);
+        run_block(&mut many, centre, &mut t[1], BLOCK, &mut ms_many);
+        std::thread::scope(|scope| {
+            for ((sim, t), out) in copies.iter_mut().zip(&mut tc).zip(&mut ms_copies) {
+                scope.spawn(move || run_block(sim, centre, t, BLOCK, out));
             }
-        }
+        });
     }
-    ms.iter_mut()
-        .map(|v| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        })
-        .collect()
+    let copies = ms_copies.iter_mut().map(|v| median(v)).sum::<f64>() / threads as f64;
+    [median(&mut ms_one), median(&mut ms_many), copies]
 }
 
 fn main() {
@@ -131,21 +157,22 @@ fn main() {
         );
     }
     if max_threads > 1 {
-        let mut sims: Vec<StrandSim> = [1, max_threads]
-            .iter()
-            .map(|&threads| {
-                let mut sim = standard_sim(&groom, params, Schedule::REFERENCE);
-                sim.set_threads(threads);
-                sim
-            })
-            .collect();
-        let med = time_interleaved(&mut sims, groom.head_centre, frames);
+        let make = |threads: usize| {
+            let mut sim = standard_sim(&groom, params, Schedule::REFERENCE);
+            sim.set_threads(threads);
+            sim
+        };
+        let [one, many, copies] = time_interleaved(&make, max_threads, groom.head_centre, frames);
+        // No threading of one sim can beat `threads × one / copies`: the
+        // host's own limit at this moment (vCPUs that share a physical core
+        // or are contended run slower when all are busy).
+        let ceiling = max_threads as f64 * one / copies;
         println!(
-            "interleaved (blocks of 5 frames): threads 1 wall median {:.3} ms, threads {max_threads} {:.3} ms, \
-             speed-up {:.2}x",
-            med[0],
-            med[1],
-            med[0] / med[1]
+            "interleaved (blocks of 5 frames): threads 1 wall median {one:.3} ms, threads {max_threads} \
+             {many:.3} ms: speed-up {:.2}x; {max_threads} independent 1-thread sims at once {copies:.3} ms \
+             each: host ceiling {ceiling:.2}x, the speed-up is {:.0} % of it",
+            one / many,
+            100.0 * (one / many) / ceiling
         );
     }
 }

@@ -19,7 +19,7 @@ use std::vec::Vec;
 /// erased. Only [`Pool::run`] makes one, and it does not return before every
 /// worker is done with it.
 #[derive(Clone, Copy)]
-struct JobRef(*const (dyn Fn() + Sync + 'static));
+struct JobRef(*const (dyn Fn(usize) + Sync + 'static));
 
 // SAFETY: the pointee is `Sync` (shared calls from several threads are
 // allowed) and outlives every use (see `Pool::run`), so sending the pointer
@@ -70,7 +70,7 @@ impl core::fmt::Debug for Pool {
     }
 }
 
-fn worker_loop(slot: &Slot) {
+fn worker_loop(slot: &Slot, index: usize) {
     let mut seen = 0;
     loop {
         let job = {
@@ -90,7 +90,7 @@ fn worker_loop(slot: &Slot) {
             // which happens below, after the last use of `j`.
             #[allow(unsafe_code)]
             let f = unsafe { &*j.0 };
-            std::panic::catch_unwind(core::panic::AssertUnwindSafe(f)).is_ok()
+            std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| f(index))).is_ok()
         });
         *lock(&slot.panicked) = !ok;
         {
@@ -144,7 +144,7 @@ impl Pool {
             let theirs = Arc::clone(&slot);
             let spawned = std::thread::Builder::new()
                 .name(std::format!("tress-strand-{}", i + 1))
-                .spawn(move || worker_loop(&theirs));
+                .spawn(move || worker_loop(&theirs, i + 1));
             if let Ok(thread) = spawned {
                 workers.push(Worker {
                     slot,
@@ -163,14 +163,14 @@ impl Pool {
         self.workers.len()
     }
 
-    /// Runs `job` once on every helper and once on the caller's thread, and
-    /// returns when all have finished.
+    /// Runs `job` once on every helper (`job(1)`, `job(2)`, …) and once on
+    /// the caller's thread (`job(0)`), and returns when all have finished.
     ///
     /// # Panics
     /// When `job` panicked on a helper (after every helper has finished).
-    pub(crate) fn run(&mut self, job: &(dyn Fn() + Sync)) {
+    pub(crate) fn run(&mut self, job: &(dyn Fn(usize) + Sync)) {
         self.generation += 1;
-        let raw: *const (dyn Fn() + Sync + '_) = job;
+        let raw: *const (dyn Fn(usize) + Sync + '_) = job;
         // SAFETY: only the lifetime changes (same fat-pointer layout). The
         // workers dereference the pointer only for this generation, and the
         // `WaitAll` guard below blocks this function (on return and on
@@ -178,9 +178,10 @@ impl Pool {
         // so `job` outlives every use of the pointer.
         #[allow(unsafe_code)]
         let erased = JobRef(unsafe {
-            core::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(
-                raw,
-            )
+            core::mem::transmute::<
+                *const (dyn Fn(usize) + Sync + '_),
+                *const (dyn Fn(usize) + Sync + 'static),
+            >(raw)
         });
         for w in &self.workers {
             let mut o = lock(&w.slot.orders);
@@ -191,7 +192,7 @@ impl Pool {
         }
         {
             let _wait = WaitAll { pool: self };
-            job();
+            job(0);
         }
         for w in &self.workers {
             let mut o = lock(&w.slot.orders);
@@ -227,11 +228,12 @@ mod tests {
         let mut pool = Pool::new(3);
         assert_eq!(pool.helpers(), 3);
         for round in 1..=50 {
-            let count = AtomicUsize::new(0);
-            pool.run(&|| {
-                count.fetch_add(1, Ordering::Relaxed);
+            // One bit per thread index: each of 0..=3 runs exactly once.
+            let seen = AtomicUsize::new(0);
+            pool.run(&|who| {
+                seen.fetch_add(1 << (8 * who), Ordering::Relaxed);
             });
-            assert_eq!(count.load(Ordering::Relaxed), 4, "round {round}");
+            assert_eq!(seen.load(Ordering::Relaxed), 0x0101_0101, "round {round}");
         }
     }
 
@@ -240,13 +242,13 @@ mod tests {
         let mut pool = Pool::new(1);
         let caller = std::thread::current().id();
         let r = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
-            pool.run(&|| {
+            pool.run(&|_| {
                 assert!(std::thread::current().id() == caller, "helper fails");
             });
         }));
         assert!(r.is_err());
         let count = AtomicUsize::new(0);
-        pool.run(&|| {
+        pool.run(&|_| {
             count.fetch_add(1, Ordering::Relaxed);
         });
         assert_eq!(count.load(Ordering::Relaxed), 2);
