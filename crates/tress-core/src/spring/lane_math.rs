@@ -63,6 +63,18 @@ pub(crate) trait Lanes<const W: usize>:
     }
 }
 
+/// Comparisons that glam's `Vec4` has under the same names.
+macro_rules! glam_compare {
+    ($($f:ident),*) => {
+        $(
+            #[inline(always)]
+            fn $f(self, o: Self) -> BVec4A {
+                Vec4::$f(self, o)
+            }
+        )*
+    };
+}
+
 impl Lanes<4> for Vec4 {
     type Mask = BVec4A;
 
@@ -82,26 +94,7 @@ impl Lanes<4> for Vec4 {
     fn set_lane(&mut self, i: usize, v: Real) {
         self[i] = v;
     }
-    #[inline(always)]
-    fn cmplt(self, o: Self) -> BVec4A {
-        Vec4::cmplt(self, o)
-    }
-    #[inline(always)]
-    fn cmpgt(self, o: Self) -> BVec4A {
-        Vec4::cmpgt(self, o)
-    }
-    #[inline(always)]
-    fn cmple(self, o: Self) -> BVec4A {
-        Vec4::cmple(self, o)
-    }
-    #[inline(always)]
-    fn cmpge(self, o: Self) -> BVec4A {
-        Vec4::cmpge(self, o)
-    }
-    #[inline(always)]
-    fn cmpeq(self, o: Self) -> BVec4A {
-        Vec4::cmpeq(self, o)
-    }
+    glam_compare!(cmplt, cmpgt, cmple, cmpge, cmpeq);
     #[inline(always)]
     fn select(m: BVec4A, a: Self, b: Self) -> Self {
         Vec4::select(m, a, b)

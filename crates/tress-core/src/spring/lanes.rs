@@ -402,9 +402,7 @@ fn point_hits<const W: usize, S: Lanes<W>>(
         reach,
         ..
     } = Shape::new(c, row);
-    let rel = xh - a;
-    let t = clamp01(axis.dot(rel) * inv_axis_sq);
-    let d = rel - axis * t;
+    let d = off_axis(axis, inv_axis_sq, xh - a);
     let Some((live, dist, n)) = touch(d, reach, want, odd) else {
         return Hits::none();
     };
@@ -505,32 +503,35 @@ pub(crate) fn step_group_wide(
     }
 }
 
-/// The eight-lane kernel for AVX-512 CPUs (32 vector registers); with
-/// [`step_group_avx2`], the only places [`F8`] is used.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-fn step_group_avx512(
-    chains: &mut [Chain],
-    joints: &mut [Joint],
-    lanes: &[Lane],
-    frame: &Pose,
-    ctx: &LaneCtx<'_>,
-) {
-    step_group_on::<WIDE, F8>(chains, joints, lanes, frame, ctx);
+/// A build of the eight-lane kernel with `$features` enabled; the builds
+/// below are the only places [`F8`] is used.
+macro_rules! wide_build {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        #[target_feature(enable = $features)]
+        fn $name(
+            chains: &mut [Chain],
+            joints: &mut [Joint],
+            lanes: &[Lane],
+            frame: &Pose,
+            ctx: &LaneCtx<'_>,
+        ) {
+            step_group_on::<WIDE, F8>(chains, joints, lanes, frame, ctx);
+        }
+    };
 }
 
-/// The eight-lane kernel for AVX2 CPUs.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-fn step_group_avx2(
-    chains: &mut [Chain],
-    joints: &mut [Joint],
-    lanes: &[Lane],
-    frame: &Pose,
-    ctx: &LaneCtx<'_>,
-) {
-    step_group_on::<WIDE, F8>(chains, joints, lanes, frame, ctx);
-}
+wide_build!(
+    /// For AVX-512 CPUs (32 vector registers).
+    step_group_avx512,
+    "avx2,avx512f,avx512vl"
+);
+wide_build!(
+    /// For AVX2 CPUs.
+    step_group_avx2,
+    "avx2"
+);
 
 /// The lane kernel at width `W`.
 #[inline(always)]
