@@ -121,8 +121,9 @@ pub struct StepConfig {
     /// multiplied by the model scale) in one substep is a teleport: its
     /// chains are carried along rigidly.
     pub teleport_distance: Real,
-    /// Step up to four chains at a time in vector lanes (Improved chains
-    /// without drape or flat locks, on the same frame and contact mode).
+    /// Step up to four chains at a time in vector lanes, eight where the CPU
+    /// has AVX2 (Improved chains without drape or flat locks, on the same
+    /// frame and contact mode).
     /// The result is the same bit for bit; off runs the scalar reference
     /// kernel alone.
     #[cfg_attr(feature = "serde", serde(default = "lanes_default"))]

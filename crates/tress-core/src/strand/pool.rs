@@ -1,9 +1,10 @@
 //! Persistent worker threads for [`super::StrandSim`] (feature `std`).
 //!
 //! A frame's threaded step used to spawn its helpers with
-//! `std::thread::scope`: measured on the 2-vCPU VM, a scoped spawn and join
-//! costs ~49 µs median, while waking a parked thread and hearing back costs
-//! ~8.5 µs (`docs/PERFORMANCE.md`, "Persistent worker"). These threads are
+//! `std::thread::scope`: measured on the 2-vCPU VM (`wake-bench`), a scoped
+//! spawn and join costs ~40–50 µs median, while waking a parked thread and
+//! hearing back costs ~8–10 µs (`docs/PERFORMANCE.md`, "Parked helpers and
+//! cache affinity"). These threads are
 //! started once and parked between frames; each frame hands them a borrowed
 //! job and waits until every one has finished with it.
 
