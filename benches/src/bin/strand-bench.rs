@@ -38,26 +38,19 @@ fn cpu_seconds() -> f64 {
 /// Median and best wall frame time and mean CPU time per frame (ms) over
 /// `frames` frames after a warm-up.
 fn time_frames(sim: &mut StrandSim, centre: glam::Vec3, frames: usize) -> (f64, f64, f64) {
-    let dt = 1.0 / 60.0;
     let mut t = 0.0f64;
-    for _ in 0..30 {
-        t += f64::from(dt);
-        let pose = turning_pose(centre, t);
-        sim.advance(dt, |_, _| pose);
-    }
-    let mut ms = Vec::with_capacity(frames);
+    let mut ms = Vec::with_capacity(frames.max(WARM_UP));
+    run_block(sim, centre, &mut t, WARM_UP, &mut ms);
+    ms.clear();
     let cpu0 = cpu_seconds();
-    for _ in 0..frames {
-        t += f64::from(dt);
-        let pose = turning_pose(centre, t);
-        let start = Instant::now();
-        sim.advance(dt, |_, _| pose);
-        ms.push(start.elapsed().as_secs_f64() * 1e3);
-    }
+    run_block(sim, centre, &mut t, frames, &mut ms);
     let cpu = (cpu_seconds() - cpu0) * 1e3 / frames as f64;
-    ms.sort_by(f64::total_cmp);
-    (ms[ms.len() / 2], ms[0], cpu)
+    let median = median(&mut ms);
+    (median, ms[0], cpu)
 }
+
+/// Frames run before timing starts.
+const WARM_UP: usize = 30;
 
 /// Advances `sim` by `n` frames from time `*t`, pushing each frame's wall
 /// time (ms) to `out`.
@@ -72,6 +65,7 @@ fn run_block(sim: &mut StrandSim, centre: glam::Vec3, t: &mut f64, n: usize, out
     }
 }
 
+/// Median of `v`, which it leaves sorted.
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -98,10 +92,9 @@ fn time_interleaved(
     let mut tc = vec![0.0f64; threads];
     let (mut ms_one, mut ms_many) = (Vec::new(), Vec::new());
     let mut ms_copies: Vec<Vec<f64>> = vec![Vec::new(); threads];
-    // Warm-up.
     let mut sink = Vec::new();
-    run_block(&mut one, centre, &mut t[0], 30, &mut sink);
-    run_block(&mut many, centre, &mut t[1], 30, &mut sink);
+    run_block(&mut one, centre, &mut t[0], WARM_UP, &mut sink);
+    run_block(&mut many, centre, &mut t[1], WARM_UP, &mut sink);
     while ms_one.len() < frames {
         run_block(&mut one, centre, &mut t[0], BLOCK, &mut ms_one);
         run_block(&mut many, centre, &mut t[1], BLOCK, &mut ms_many);
