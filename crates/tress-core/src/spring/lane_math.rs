@@ -1,5 +1,6 @@
 //! The vector types the lane kernel (`super::lanes`) is written over: glam's
-//! `Vec4` for four lanes, and [`F8`], eight lanes as two of them.
+//! `Vec4` for four lanes, and `F8`, eight lanes in one AVX register (x86-64
+//! with `std`, where the kernel's AVX2 builds can be chosen at run time).
 //!
 //! Every operation is the IEEE operation of the scalar kernel lane by lane
 //! (no fused multiply-add, correctly rounded square roots), so either width
@@ -47,20 +48,9 @@ pub(crate) trait Lanes<const W: usize>:
     fn mask_of(b: u32) -> Self::Mask;
 
     /// `W` vectors as three lane vectors (x, y, z).
-    #[inline(always)]
-    fn transpose_in(v: &[Vec3; W]) -> [Self; 3] {
-        [
-            Self::from_array(core::array::from_fn(|i| v[i].x)),
-            Self::from_array(core::array::from_fn(|i| v[i].y)),
-            Self::from_array(core::array::from_fn(|i| v[i].z)),
-        ]
-    }
-
+    fn transpose_in(v: &[Vec3; W]) -> [Self; 3];
     /// Three lane vectors back as `W` vectors.
-    #[inline(always)]
-    fn transpose_out(x: Self, y: Self, z: Self) -> [Vec3; W] {
-        core::array::from_fn(|i| Vec3::new(x.lane(i), y.lane(i), z.lane(i)))
-    }
+    fn transpose_out(x: Self, y: Self, z: Self) -> [Vec3; W];
 }
 
 /// Comparisons that glam's `Vec4` has under the same names.
