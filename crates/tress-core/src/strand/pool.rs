@@ -11,7 +11,7 @@
 // The crate links `std` (not a separate `alloc`) under this feature.
 #![allow(clippy::std_instead_of_alloc)]
 
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::vec::Vec;
@@ -41,8 +41,9 @@ struct Slot {
     wake: Condvar,
     /// Last generation this worker finished (also on a panic).
     finished: AtomicU64,
-    /// Whether the job of `finished` panicked on this worker.
-    panicked: Mutex<bool>,
+    /// Whether the job of `finished` panicked on this worker (written before
+    /// `finished`, read after it: `finished`'s release/acquire orders it).
+    panicked: AtomicBool,
     done_lock: Mutex<()>,
     done: Condvar,
 }
@@ -93,7 +94,7 @@ fn worker_loop(slot: &Slot, index: usize) {
             let f = unsafe { &*j.0 };
             std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| f(index))).is_ok()
         });
-        *lock(&slot.panicked) = !ok;
+        slot.panicked.store(!ok, Ordering::Relaxed);
         {
             let _g = lock(&slot.done_lock);
             slot.finished.store(seen, Ordering::Release);
@@ -138,7 +139,7 @@ impl Pool {
                 orders: Mutex::new(Orders::default()),
                 wake: Condvar::new(),
                 finished: AtomicU64::new(0),
-                panicked: Mutex::new(false),
+                panicked: AtomicBool::new(false),
                 done_lock: Mutex::new(()),
                 done: Condvar::new(),
             });
@@ -199,7 +200,10 @@ impl Pool {
             let mut o = lock(&w.slot.orders);
             o.job = None;
         }
-        let panicked = self.workers.iter().any(|w| *lock(&w.slot.panicked));
+        let panicked = self
+            .workers
+            .iter()
+            .any(|w| w.slot.panicked.load(Ordering::Relaxed));
         assert!(!panicked, "a strand worker thread panicked");
     }
 }
