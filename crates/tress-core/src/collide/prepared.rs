@@ -261,16 +261,10 @@ mod tests {
     }
 
     /// The reference answer: the general segment push-out with the root-depth
-    /// rule, as the solver applied it before the prepared path existed.
+    /// rule applied afterwards ([`beyond_root`]), where the prepared path
+    /// computes the root's depth inside its own query.
     fn reference_segment(w: &WorldCollider, p0: Vec3, p1: Vec3, r: Real) -> Option<(Vec3, Vec3)> {
-        let h = push_out_segment(w, p0, p1, r)?;
-        let root = clearance_point(w, p0, r).0;
-        if root >= 0.0 {
-            return Some((h.correction, h.normal));
-        }
-        let depth = -h.clearance;
-        let own = depth + root;
-        (own > 0.0).then(|| (h.correction * (own / depth), h.normal))
+        beyond_root(w, p0, r, &push_out_segment(w, p0, p1, r)?)
     }
 
     #[test]
