@@ -11,16 +11,23 @@ fn sim(schedule: Schedule) -> StrandSim {
     sim_with_lanes(schedule, None)
 }
 
-/// [`sim`] with a chosen lane count (`None`: the one this CPU runs fastest).
-fn sim_with_lanes(schedule: Schedule, lanes: Option<usize>) -> StrandSim {
+/// `strands` straight strands of 16 particles, spread over the top of a
+/// 0.1 m sphere by the golden angle, strand-major.
+fn fan(strands: usize) -> Vec<Vec3> {
     let mut pts = Vec::new();
-    for s in 0..40 {
+    for s in 0..strands {
         let a = s as Real * 2.399_963;
         let n = Vec3::new(0.6 * ops::cos(a), 0.8, 0.6 * ops::sin(a));
         for p in 0..16 {
             pts.push(n * (0.1 + 0.011 * p as Real));
         }
     }
+    pts
+}
+
+/// [`sim`] with a chosen lane count (`None`: the one this CPU runs fastest).
+fn sim_with_lanes(schedule: Schedule, lanes: Option<usize>) -> StrandSim {
+    let pts = fan(40);
     let mut sim = match lanes {
         None => StrandSim::from_points(
             16,
@@ -180,15 +187,8 @@ fn strand_bits(sim: &StrandSim) -> Vec<u32> {
 #[test]
 fn wide_and_default_layouts_move_every_strand_the_same() {
     use tress_core::strand::{LANES, WIDE_LANES};
-    let mut pts = Vec::new();
     // 70 strands: more than two wide chunks, with padding in the last one.
-    for s in 0..70 {
-        let a = s as Real * 2.399_963;
-        let n = Vec3::new(0.6 * ops::cos(a), 0.8, 0.6 * ops::sin(a));
-        for p in 0..16 {
-            pts.push(n * (0.1 + 0.011 * p as Real));
-        }
-    }
+    let pts = fan(70);
     let make = |lanes: usize, threads: usize| {
         let mut sim = StrandSim::from_points_with_lanes(
             16,

@@ -5,12 +5,11 @@
 
 use alloc::vec::Vec;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
 use tress_core::spring::{ChainDesc, ContactMode, JointDesc, Mode, Pose, SpringWorld, StepConfig};
 
-use super::props::{collider, joint, quat, vec3, wild};
+use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -178,15 +177,7 @@ fn run(c: &Case) -> Result<(), TestCaseError> {
 
 #[test]
 fn lanes_match_the_scalar_kernel_bit_for_bit() {
-    // Seeded: the same cases every run.
-    let config = Config {
-        cases: 256,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]);
-    let mut runner = TestRunner::new_with_rng(config, rng);
-    runner.run(&case(), |c| run(&c)).unwrap();
+    seeded_runner(11).run(&case(), |c| run(&c)).unwrap();
 }
 
 /// Colliders past the sixteen the broad phase tests as vectors are visited
