@@ -1,13 +1,17 @@
-//! Scalar and vector aliases, and [`ops`], the single home of float functions.
+//! Scalar and vector aliases, the rigid [`Pose`], and [`ops`], the single
+//! home of float functions.
 //!
 //! Aliases let the precision change in one place later; `ops` routes through
 //! `libm` so that results do not depend on the platform's or std's float
 //! implementation (clippy's `disallowed-methods` forbids `f32::sqrt` and
 //! friends elsewhere).
 
+mod pose;
+
 /// The scalar type of every solver.
 pub type Real = f32;
 pub use glam::{Mat3, Mat4, Quat, Vec3, Vec3A, Vec4};
+pub use pose::Pose;
 
 /// Float functions, all backed by `libm`.
 pub mod ops {

@@ -7,7 +7,7 @@ use tress_core::strand::kernel::push_without_rebound;
 use tress_core::strand::metrics::{length_error, penetrations};
 use tress_core::strand::reference::step_reference;
 use tress_core::strand::{
-    HeadPose, StepCoefs, StepFrame, StrandLayout, StrandParams, StrandRest, StrandState, fill_rest,
+    Pose, StepCoefs, StepFrame, StrandLayout, StrandParams, StrandRest, StrandState, fill_rest,
     step,
 };
 
@@ -104,11 +104,11 @@ fn colliders() -> [Collider; 3] {
 
 /// The head swings yaw ±1 rad with a 1 s period and bobs, so every pass
 /// (shape, collision, length) does real work.
-fn pose(t: Real) -> HeadPose {
+fn pose(t: Real) -> Pose {
     let yaw = tress_core::math::ops::sin(core::f32::consts::TAU * t);
-    HeadPose::new(
-        Quat::from_rotation_y(yaw),
+    Pose::new(
         Vec3::new(0.0, 0.02 * tress_core::math::ops::sin(9.0 * t), 0.0),
+        Quat::from_rotation_y(yaw),
     )
 }
 
@@ -266,7 +266,7 @@ fn a_free_strand_keeps_swinging_with_momentum() {
     }
     let mut min_x: Real = 1.0;
     for _ in 0..120 {
-        let f = StepFrame::new(&HeadPose::IDENTITY, &[], &[]);
+        let f = StepFrame::new(&Pose::IDENTITY, &[], &[]);
         let [_, ry, rz, rl, ri] = &g.rest;
         let [x, y, z, px, py, pz] = &mut g.state;
         let r = StrandRest {
@@ -323,7 +323,7 @@ fn shape_stiffness_is_per_second_not_per_step() {
             }
         }
         for _ in 0..steps {
-            let f = StepFrame::new(&HeadPose::IDENTITY, &[], &[]);
+            let f = StepFrame::new(&Pose::IDENTITY, &[], &[]);
             let (r, mut s) = g.views();
             step(&layout, &k, &f, &r, &mut s);
         }

@@ -1,10 +1,10 @@
-//! The owned simulator (feature `std`): determinism across frame splits and
-//! thread counts.
+//! The owned simulator (feature `std`): determinism across frame rates,
+//! frame splits, thread counts, layouts and code paths.
 #![cfg(feature = "std")]
 
-use tress_core::collide::Collider;
+use tress_core::collide::{Collider, WorldCollider};
 use tress_core::math::{Quat, Real, Vec3, ops};
-use tress_core::strand::{HeadPose, Schedule, StrandParams, StrandSim};
+use tress_core::strand::{Pose, Schedule, StrandParams, StrandSim};
 
 /// 40 strands of 16 particles hanging from the top of a 0.1 m sphere (seeded).
 fn sim(schedule: Schedule) -> StrandSim {
@@ -29,19 +29,13 @@ fn fan(strands: usize) -> Vec<Vec3> {
 fn sim_with_lanes(schedule: Schedule, lanes: Option<usize>) -> StrandSim {
     let pts = fan(40);
     let mut sim = match lanes {
-        None => StrandSim::from_points(
-            16,
-            &pts,
-            StrandParams::default(),
-            schedule,
-            HeadPose::IDENTITY,
-        ),
+        None => StrandSim::from_points(16, &pts, StrandParams::default(), schedule, Pose::IDENTITY),
         Some(l) => StrandSim::from_points_with_lanes(
             16,
             &pts,
             StrandParams::default(),
             schedule,
-            HeadPose::IDENTITY,
+            Pose::IDENTITY,
             l,
         ),
     }
@@ -51,8 +45,8 @@ fn sim_with_lanes(schedule: Schedule, lanes: Option<usize>) -> StrandSim {
 }
 
 /// Head pose as a function of time only, so frame splits cannot change it.
-fn pose(t: f64) -> HeadPose {
-    HeadPose::new(Quat::from_rotation_y(ops::sin(3.0 * t as Real)), Vec3::ZERO)
+fn pose(t: f64) -> Pose {
+    Pose::new(Vec3::ZERO, Quat::from_rotation_y(ops::sin(3.0 * t as Real)))
 }
 
 fn bits(sim: &StrandSim) -> Vec<u32> {
@@ -104,13 +98,14 @@ fn threads_give_the_same_bits_as_one() {
 /// each picked at run time where the CPU has it, compute the same bits as
 /// the portable build of the same layout: no fused multiply-adds, same
 /// operation order per lane.
-#[cfg(target_arch = "x86_64")]
 #[test]
 fn simd_and_portable_paths_agree_bit_for_bit() {
-    use tress_core::strand::{LANES, WIDE_LANES, wide_lanes_fit};
+    use tress_core::simd::Isa;
+    use tress_core::strand::{LANES, WIDE_LANES};
+    let isa = Isa::detect();
     for (lanes, fits, name) in [
-        (LANES, std::is_x86_feature_detected!("avx2"), "AVX2"),
-        (WIDE_LANES, wide_lanes_fit(), "AVX-512"),
+        (LANES, isa.avx2().is_some(), "AVX2"),
+        (WIDE_LANES, isa.avx512().is_some(), "AVX-512"),
     ] {
         if !fits {
             eprintln!("SKIPPED: this CPU has no {name}, so there is only the portable path");
@@ -120,9 +115,9 @@ fn simd_and_portable_paths_agree_bit_for_bit() {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 fn paths_agree(lanes: usize, name: &str) {
-    use tress_core::strand::{CodePath, StepCoefs, StepFrame, step_chunks, step_chunks_on};
+    use tress_core::simd::Isa;
+    use tress_core::strand::{StepCoefs, StepFrame, step_chunks_on};
     let mut a = sim_with_lanes(Schedule::REFERENCE, Some(lanes));
     let mut b = sim_with_lanes(Schedule::REFERENCE, Some(lanes));
     let layout = *a.layout();
@@ -150,9 +145,17 @@ fn paths_agree(lanes: usize, name: &str) {
             len: &rest_a[3],
             inv_len: &rest_a[4],
         };
-        step_chunks(&layout, &k, &frames, &rest, 0, &mut a.state_mut());
         step_chunks_on(
-            CodePath::Portable,
+            Isa::detect(),
+            &layout,
+            &k,
+            &frames,
+            &rest,
+            0,
+            &mut a.state_mut(),
+        );
+        step_chunks_on(
+            Isa::Portable,
             &layout,
             &k,
             &frames,
@@ -195,7 +198,7 @@ fn wide_and_default_layouts_move_every_strand_the_same() {
             &pts,
             StrandParams::default(),
             Schedule::REFERENCE,
-            HeadPose::IDENTITY,
+            Pose::IDENTITY,
             lanes,
         )
         .unwrap();
@@ -223,4 +226,64 @@ fn wide_and_default_layouts_move_every_strand_the_same() {
         strand_bits(&wide) == strand_bits(&wide2),
         "two threads differ"
     );
+}
+
+/// Head turning, nodding and bobbing as a function of simulated time only.
+fn moving_pose(t: f64) -> Pose {
+    let t = t as Real;
+    Pose::new(
+        Vec3::new(0.03 * ops::sin(2.0 * t), 0.02 * ops::sin(7.0 * t), 0.0),
+        Quat::from_rotation_y(1.2 * ops::sin(3.0 * t))
+            * Quat::from_rotation_x(0.5 * ops::sin(4.0 * t)),
+    )
+}
+
+/// Shoulders below the head, in world space.
+fn shoulders() -> [WorldCollider; 1] {
+    [Collider::capsule(
+        Vec3::new(-0.2, -0.16, 0.0),
+        Vec3::new(0.2, -0.16, 0.0),
+        0.06,
+    )
+    .posed(Vec3::ZERO, Quat::IDENTITY, 1.0)]
+}
+
+/// As the spring solver's: with the head pose a function of the step's
+/// time, frames at 30, 60, 120 and 240 fps give bit-identical strands at
+/// every common instant (here every 1/30 s for 2 s). The same holds across
+/// the layouts and builds: 16 and 32 lanes, each on the portable build and
+/// on the SIMD build this CPU runs (AVX2 for 16 lanes, AVX-512 for 32).
+#[test]
+fn sampled_motion_is_bit_identical_across_frame_rates() {
+    use tress_core::simd::Isa;
+    use tress_core::strand::{LANES, WIDE_LANES};
+    let mut isas = vec![Isa::Portable];
+    if Isa::detect() != Isa::Portable {
+        isas.push(Isa::detect());
+    }
+    let mut first: Option<Vec<Vec<u32>>> = None;
+    for lanes in [LANES, WIDE_LANES] {
+        for &isa in &isas {
+            for fps in [30u32, 60, 120, 240] {
+                let mut s = sim_with_lanes(Schedule::FIXED_120, Some(lanes));
+                s.set_isa(isa);
+                s.set_world_colliders(&shoulders());
+                let mut samples = Vec::new();
+                for f in 1..=(2 * fps) {
+                    s.advance(1.0 / fps as Real, |t, _| moving_pose(t));
+                    if f % (fps / 30) == 0 {
+                        samples.push(strand_bits(&s));
+                    }
+                }
+                assert_eq!(s.clock().steps(), 240, "{fps} fps");
+                assert_eq!(samples.len(), 60);
+                let want = first.get_or_insert_with(|| samples.clone());
+                assert!(want[0] != want[59], "the strands must have moved");
+                assert!(
+                    samples == *want,
+                    "{lanes} lanes, {isa:?}, {fps} fps: differs from 16 lanes, portable, 30 fps"
+                );
+            }
+        }
+    }
 }

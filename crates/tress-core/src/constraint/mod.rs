@@ -137,6 +137,18 @@ pub struct CycleError {
     pub constraint: usize,
 }
 
+impl core::fmt::Display for CycleError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "node constraints form a cycle (constraint {} is on it or waits on it)",
+            self.constraint
+        )
+    }
+}
+
+impl core::error::Error for CycleError {}
+
 const EPS: Real = 1.0e-6;
 
 /// The shortest-arc rotation taking direction `from` to direction `to`.

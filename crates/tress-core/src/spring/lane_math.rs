@@ -1,6 +1,6 @@
 //! The vector types the lane kernel (`super::lanes`) is written over: glam's
-//! `Vec4` for four lanes, and `F8`, eight lanes in one AVX register (x86-64
-//! with `std`, where the kernel's AVX2 builds can be chosen at run time).
+//! `Vec4` for four lanes, and `F8`, eight lanes in one AVX register (x86-64,
+//! made only with a [`simd::Avx2`] token, so only where the CPU has AVX2).
 //!
 //! Every operation is the IEEE operation of the scalar kernel lane by lane
 //! (no fused multiply-add, correctly rounded square roots), so either width
@@ -9,9 +9,15 @@
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
 use crate::math::{Mat4, Real, Vec3, Vec4, ops};
+#[cfg(target_arch = "x86_64")]
+use crate::simd;
 use glam::BVec4A;
 
 /// `W` lanes of `Real` with the operations the lane kernel uses.
+///
+/// Vectors are made from scalars only with an [`Lanes::Isa`] value, the
+/// proof that this CPU runs the type's instructions; operations on vectors
+/// that exist need none.
 pub(crate) trait Lanes<const W: usize>:
     Copy
     + Add<Output = Self>
@@ -25,9 +31,12 @@ pub(crate) trait Lanes<const W: usize>:
         + BitAnd<Output = Self::Mask>
         + BitOr<Output = Self::Mask>
         + Not<Output = Self::Mask>;
+    /// What a vector is made with: `()` for `Vec4`, a detection token for
+    /// wider types.
+    type Isa: Copy;
 
-    fn splat(x: Real) -> Self;
-    fn from_array(a: [Real; W]) -> Self;
+    fn splat(isa: Self::Isa, x: Real) -> Self;
+    fn from_array(isa: Self::Isa, a: [Real; W]) -> Self;
     fn lane(&self, i: usize) -> Real;
     fn set_lane(&mut self, i: usize, v: Real);
     fn cmplt(self, o: Self) -> Self::Mask;
@@ -45,10 +54,10 @@ pub(crate) trait Lanes<const W: usize>:
     /// Lanes set in `m` as bits (lane `i` is bit `i`).
     fn bits(m: Self::Mask) -> u32;
     /// The mask with the lanes of bit set `b`.
-    fn mask_of(b: u32) -> Self::Mask;
+    fn mask_of(isa: Self::Isa, b: u32) -> Self::Mask;
 
     /// `W` vectors as three lane vectors (x, y, z).
-    fn transpose_in(v: &[Vec3; W]) -> [Self; 3];
+    fn transpose_in(isa: Self::Isa, v: &[Vec3; W]) -> [Self; 3];
     /// Three lane vectors back as `W` vectors.
     fn transpose_out(x: Self, y: Self, z: Self) -> [Vec3; W];
 }
@@ -67,13 +76,14 @@ macro_rules! glam_compare {
 
 impl Lanes<4> for Vec4 {
     type Mask = BVec4A;
+    type Isa = ();
 
     #[inline(always)]
-    fn splat(x: Real) -> Self {
+    fn splat((): (), x: Real) -> Self {
         Vec4::splat(x)
     }
     #[inline(always)]
-    fn from_array(a: [Real; 4]) -> Self {
+    fn from_array((): (), a: [Real; 4]) -> Self {
         Vec4::from_array(a)
     }
     #[inline(always)]
@@ -102,13 +112,13 @@ impl Lanes<4> for Vec4 {
         m.bitmask()
     }
     #[inline(always)]
-    fn mask_of(b: u32) -> BVec4A {
+    fn mask_of((): (), b: u32) -> BVec4A {
         BVec4A::new(b & 1 != 0, b & 2 != 0, b & 4 != 0, b & 8 != 0)
     }
 
     /// One 4×4 shuffle transpose instead of twelve scalar inserts.
     #[inline(always)]
-    fn transpose_in(v: &[Vec3; 4]) -> [Self; 3] {
+    fn transpose_in((): (), v: &[Vec3; 4]) -> [Self; 3] {
         let m = Mat4::from_cols(
             v[0].extend(0.0),
             v[1].extend(0.0),
@@ -134,32 +144,32 @@ impl Lanes<4> for Vec4 {
 /// Eight lanes in one AVX register.
 ///
 /// Its operations are AVX/AVX2 instructions, so an `F8` may only exist on
-/// a CPU that has them: the lane kernel is instantiated with `F8` in two
-/// places, `lanes::step_group_avx2` and `lanes::step_group_avx512`, which
-/// run only after `is_x86_feature_detected!` confirmed AVX2 (and AVX-512
-/// for the second). Every `unsafe` block below rests on that.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+/// a CPU that has them: every `F8` carries the [`simd::Avx2`] token it was
+/// made with (zero-sized; only `simd::Isa::detect` makes one, after
+/// detecting AVX2), and new vectors are made only from that token or from
+/// existing vectors. Every `unsafe` block below rests on that.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct F8(x86::__m256);
+pub(crate) struct F8(x86::__m256, simd::Avx2);
 
-/// [`F8`]'s mask: all ones or all zeros per lane.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+/// [`F8`]'s mask: all ones or all zeros per lane (carries its token too).
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct M8(x86::__m256);
+pub(crate) struct M8(x86::__m256, simd::Avx2);
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64 as x86;
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod eight {
-    // SAFETY (every block in this module): the intrinsics need AVX/AVX2,
-    // and `F8`/`M8` values exist only inside the AVX2 builds of the lane
-    // kernel, entered after run-time detection (see `F8`). Eight lanes in
-    // one register: 6.1 → 5.45 µs per frame in `spring-bench`, where two
-    // glam `Vec4` halves measured slower than four lanes
+    // Every block in this module calls AVX/AVX2 intrinsics, which is sound
+    // because it runs with a `simd::Avx2` token at hand (the `F8`/`M8`
+    // operands' or the `isa` argument), proof that the CPU has AVX2. Eight
+    // lanes in one register: 6.1 → 5.45 µs per frame in `spring-bench`,
+    // where two glam `Vec4` halves measured slower than four lanes
     // (docs/PERFORMANCE.md, "Fifth pass").
-    use super::{F8, Lanes, M8, Real, Vec3, Vec4, x86};
+    use super::{F8, Lanes, M8, Real, Vec3, Vec4, simd, x86};
     use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
     macro_rules! binary {
@@ -168,8 +178,8 @@ mod eight {
                 type Output = Self;
                 #[inline(always)]
                 fn $f(self, o: Self) -> Self {
-                    // SAFETY: see the module comment.
-                    Self(unsafe { x86::$intr(self.0, o.0) })
+                    // SAFETY: `self` carries an AVX2 token (module comment).
+                    Self(unsafe { x86::$intr(self.0, o.0) }, self.1)
                 }
             }
         };
@@ -187,8 +197,9 @@ mod eight {
         #[inline(always)]
         fn neg(self) -> Self {
             // Flipping the sign bit, as scalar negation does.
-            // SAFETY: see the module comment.
-            Self(unsafe { x86::_mm256_xor_ps(self.0, x86::_mm256_set1_ps(-0.0)) })
+            // SAFETY: `self` carries an AVX2 token (module comment).
+            let v = unsafe { x86::_mm256_xor_ps(self.0, x86::_mm256_set1_ps(-0.0)) };
+            Self(v, self.1)
         }
     }
 
@@ -196,11 +207,12 @@ mod eight {
         type Output = Self;
         #[inline(always)]
         fn not(self) -> Self {
-            // SAFETY: see the module comment.
-            Self(unsafe {
+            // SAFETY: `self` carries an AVX2 token (module comment).
+            let v = unsafe {
                 let ones = x86::_mm256_castsi256_ps(x86::_mm256_set1_epi32(-1));
                 x86::_mm256_xor_ps(self.0, ones)
-            })
+            };
+            Self(v, self.1)
         }
     }
 
@@ -210,8 +222,9 @@ mod eight {
             fn $f(self, o: Self) -> M8 {
                 // Ordered, quiet: false where either side is NaN, as
                 // Rust's comparison operators.
-                // SAFETY: see the module comment.
-                M8(unsafe { x86::_mm256_cmp_ps::<{ x86::$pred }>(self.0, o.0) })
+                // SAFETY: `self` carries an AVX2 token (module comment).
+                let m = unsafe { x86::_mm256_cmp_ps::<{ x86::$pred }>(self.0, o.0) };
+                M8(m, self.1)
             }
         };
     }
@@ -220,14 +233,15 @@ mod eight {
         #[inline(always)]
         fn to_array(self) -> [Real; 8] {
             let mut a = [0.0; 8];
-            // SAFETY: see the module comment; `a` has room for eight.
+            // SAFETY: `self` carries an AVX2 token (module comment); `a`
+            // has room for eight.
             unsafe { x86::_mm256_storeu_ps(a.as_mut_ptr(), self.0) };
             a
         }
 
         #[inline(always)]
         fn halves(self) -> (Vec4, Vec4) {
-            // SAFETY: see the module comment.
+            // SAFETY: `self` carries an AVX2 token (module comment).
             unsafe {
                 (
                     Vec4::from(x86::_mm256_castps256_ps128(self.0)),
@@ -237,24 +251,25 @@ mod eight {
         }
 
         #[inline(always)]
-        fn from_halves(lo: Vec4, hi: Vec4) -> Self {
-            // SAFETY: see the module comment.
-            Self(unsafe { x86::_mm256_set_m128(hi.into(), lo.into()) })
+        fn from_halves(isa: simd::Avx2, lo: Vec4, hi: Vec4) -> Self {
+            // SAFETY: `isa` is an AVX2 token (module comment).
+            Self(unsafe { x86::_mm256_set_m128(hi.into(), lo.into()) }, isa)
         }
     }
 
     impl Lanes<8> for F8 {
         type Mask = M8;
+        type Isa = simd::Avx2;
 
         #[inline(always)]
-        fn splat(x: Real) -> Self {
-            // SAFETY: see the module comment.
-            Self(unsafe { x86::_mm256_set1_ps(x) })
+        fn splat(isa: simd::Avx2, x: Real) -> Self {
+            // SAFETY: `isa` is an AVX2 token (module comment).
+            Self(unsafe { x86::_mm256_set1_ps(x) }, isa)
         }
         #[inline(always)]
-        fn from_array(a: [Real; 8]) -> Self {
-            // SAFETY: see the module comment; `a` holds eight.
-            Self(unsafe { x86::_mm256_loadu_ps(a.as_ptr()) })
+        fn from_array(isa: simd::Avx2, a: [Real; 8]) -> Self {
+            // SAFETY: `isa` is an AVX2 token (module comment); `a` holds eight.
+            Self(unsafe { x86::_mm256_loadu_ps(a.as_ptr()) }, isa)
         }
         #[inline(always)]
         fn lane(&self, i: usize) -> Real {
@@ -264,7 +279,7 @@ mod eight {
         fn set_lane(&mut self, i: usize, v: Real) {
             let mut a = self.to_array();
             a[i] = v;
-            *self = Self::from_array(a);
+            *self = Self::from_array(self.1, a);
         }
         compare!(cmplt, _CMP_LT_OQ);
         compare!(cmpgt, _CMP_GT_OQ);
@@ -273,44 +288,45 @@ mod eight {
         compare!(cmpeq, _CMP_EQ_OQ);
         #[inline(always)]
         fn select(m: M8, a: Self, b: Self) -> Self {
-            // SAFETY: see the module comment.
-            Self(unsafe { x86::_mm256_blendv_ps(b.0, a.0, m.0) })
+            // SAFETY: `a` carries an AVX2 token (module comment).
+            Self(unsafe { x86::_mm256_blendv_ps(b.0, a.0, m.0) }, a.1)
         }
         #[inline(always)]
         fn max(self, o: Self) -> Self {
             // `maxps` semantics, lane for lane those of glam's `Vec4::max`.
-            // SAFETY: see the module comment.
-            Self(unsafe { x86::_mm256_max_ps(self.0, o.0) })
+            // SAFETY: `self` carries an AVX2 token (module comment).
+            Self(unsafe { x86::_mm256_max_ps(self.0, o.0) }, self.1)
         }
         #[inline(always)]
         fn sqrt(self) -> Self {
-            // SAFETY: see the module comment.
-            Self(unsafe { x86::_mm256_sqrt_ps(self.0) })
+            // SAFETY: `self` carries an AVX2 token (module comment).
+            Self(unsafe { x86::_mm256_sqrt_ps(self.0) }, self.1)
         }
         #[inline(always)]
         fn bits(m: M8) -> u32 {
-            // SAFETY: see the module comment.
+            // SAFETY: `m` carries an AVX2 token (module comment).
             (unsafe { x86::_mm256_movemask_ps(m.0) }) as u32
         }
         #[inline(always)]
-        fn mask_of(b: u32) -> M8 {
-            // SAFETY: see the module comment.
-            M8(unsafe {
+        fn mask_of(isa: simd::Avx2, b: u32) -> M8 {
+            // SAFETY: `isa` is an AVX2 token (module comment).
+            let m = unsafe {
                 let lane_bits = x86::_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
                 let set = x86::_mm256_and_si256(x86::_mm256_set1_epi32(b as i32), lane_bits);
                 x86::_mm256_castsi256_ps(x86::_mm256_cmpeq_epi32(set, lane_bits))
-            })
+            };
+            M8(m, isa)
         }
 
         /// Two 4×4 shuffle transposes.
         #[inline(always)]
-        fn transpose_in(v: &[Vec3; 8]) -> [Self; 3] {
-            let [lx, ly, lz] = <Vec4 as Lanes<4>>::transpose_in(&[v[0], v[1], v[2], v[3]]);
-            let [hx, hy, hz] = <Vec4 as Lanes<4>>::transpose_in(&[v[4], v[5], v[6], v[7]]);
+        fn transpose_in(isa: simd::Avx2, v: &[Vec3; 8]) -> [Self; 3] {
+            let [lx, ly, lz] = <Vec4 as Lanes<4>>::transpose_in((), &[v[0], v[1], v[2], v[3]]);
+            let [hx, hy, hz] = <Vec4 as Lanes<4>>::transpose_in((), &[v[4], v[5], v[6], v[7]]);
             [
-                Self::from_halves(lx, hx),
-                Self::from_halves(ly, hy),
-                Self::from_halves(lz, hz),
+                Self::from_halves(isa, lx, hx),
+                Self::from_halves(isa, ly, hy),
+                Self::from_halves(isa, lz, hz),
             ]
         }
 
@@ -339,9 +355,9 @@ mod tests {
 
     /// Checks a width's operations against the scalar ones, lane by lane and
     /// bit for bit, on values that include NaN, signed zeros and infinities.
-    fn check<const W: usize, S: Lanes<W>>() {
-        let a = S::from_array(core::array::from_fn(|i| VALS[i]));
-        let b = S::from_array(core::array::from_fn(|i| OTHER[i]));
+    fn check<const W: usize, S: Lanes<W>>(isa: S::Isa) {
+        let a = S::from_array(isa, core::array::from_fn(|i| VALS[i]));
+        let b = S::from_array(isa, core::array::from_fn(|i| OTHER[i]));
         for i in 0..W {
             let (x, y) = (VALS[i], OTHER[i]);
             assert!(same((a + b).lane(i), x + y), "{W}: add lane {i}");
@@ -370,10 +386,10 @@ mod tests {
         }
         let all = (1u32 << W) - 1;
         for m in [0u32, 0x5a, 0xff, 0x81, 0x3, 0xc] {
-            assert_eq!(S::bits(S::mask_of(m & all)), m & all);
+            assert_eq!(S::bits(S::mask_of(isa, m & all)), m & all);
         }
         let v: [Vec3; W] = core::array::from_fn(|i| Vec3::new(VALS[i], OTHER[i], i as Real));
-        let [x, y, z] = S::transpose_in(&v);
+        let [x, y, z] = S::transpose_in(isa, &v);
         let back = S::transpose_out(x, y, z);
         for i in 0..W {
             assert!(same(x.lane(i), v[i].x) && same(y.lane(i), v[i].y) && same(z.lane(i), v[i].z));
@@ -386,18 +402,16 @@ mod tests {
 
     #[test]
     fn four_lanes_match_scalar_operations() {
-        check::<4, Vec4>();
+        check::<4, Vec4>(());
     }
 
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     #[test]
     fn eight_lanes_match_scalar_operations() {
-        if !crate::spring::lanes::wide_fits() {
-            std::eprintln!(
-                "eight_lanes_match_scalar_operations: skipped, this CPU lacks AVX2/AVX-512 VL"
-            );
+        let Some(avx2) = crate::simd::Isa::detect().avx2() else {
+            std::eprintln!("eight_lanes_match_scalar_operations: skipped, this CPU lacks AVX2");
             return;
-        }
-        check::<8, F8>();
+        };
+        check::<8, F8>(avx2);
     }
 }

@@ -1,5 +1,6 @@
 //! Up to four (or, with AVX2, eight) Improved chains stepped together, one
-//! per vector lane.
+//! per vector lane: [`step_group4`] (`Vec4`) and [`step_group8`] (`F8`,
+//! built for AVX2 and AVX-512 with `simd::target_build!`).
 //!
 //! One chain is a chain of dependent operations from its root to its tip,
 //! and its contact tests branch on every collider; stepping four chains side
@@ -15,19 +16,19 @@
 use core::ops::{Add, Mul, Sub};
 
 use super::chain::{Chain, Joint};
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 use super::lane_math::F8;
 use super::lane_math::Lanes;
 use super::params::ContactMode;
-use super::pose::Pose;
 use super::step::{ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
-use crate::math::{Quat, Real, Vec3, Vec4};
+use crate::math::{Pose, Quat, Real, Vec3, Vec4};
+use crate::simd::{Isa, target_build};
 
 /// Lanes per group of the four-lane kernel.
-pub(crate) const WIDTH: usize = 4;
+pub(crate) const LANES4: usize = 4;
 /// Lanes per group of the eight-lane kernel.
-pub(crate) const WIDE: usize = 8;
+pub(crate) const LANES8: usize = 8;
 
 /// `W` 3-vectors, one per lane.
 #[derive(Clone, Copy, Debug)]
@@ -75,24 +76,24 @@ impl<S: Mul<Output = S> + Copy> Mul<S> for V3<S> {
 
 impl<S> V3<S> {
     #[inline(always)]
-    fn splat<const W: usize>(v: Vec3) -> Self
+    fn splat<const W: usize>(isa: S::Isa, v: Vec3) -> Self
     where
         S: Lanes<W>,
     {
         Self {
-            x: S::splat(v.x),
-            y: S::splat(v.y),
-            z: S::splat(v.z),
+            x: S::splat(isa, v.x),
+            y: S::splat(isa, v.y),
+            z: S::splat(isa, v.z),
         }
     }
 
     /// Transposes `W` vectors into lanes.
     #[inline(always)]
-    fn from_lanes<const W: usize>(v: &[Vec3; W]) -> Self
+    fn from_lanes<const W: usize>(isa: S::Isa, v: &[Vec3; W]) -> Self
     where
         S: Lanes<W>,
     {
-        let [x, y, z] = S::transpose_in(v);
+        let [x, y, z] = S::transpose_in(isa, v);
         Self { x, y, z }
     }
 
@@ -148,9 +149,9 @@ impl<S> V3<S> {
 /// `f32::clamp(x, 0, 1)` per lane, with its exact results (a NaN stays NaN,
 /// −0 stays −0), which `min`/`max` instructions do not all keep.
 #[inline(always)]
-fn clamp01<const W: usize, S: Lanes<W>>(x: S) -> S {
-    let x = S::select(x.cmplt(S::splat(0.0)), S::splat(0.0), x);
-    S::select(x.cmpgt(S::splat(1.0)), S::splat(1.0), x)
+fn clamp01<const W: usize, S: Lanes<W>>(isa: S::Isa, x: S) -> S {
+    let x = S::select(x.cmplt(S::splat(isa, 0.0)), S::splat(isa, 0.0), x);
+    S::select(x.cmpgt(S::splat(isa, 1.0)), S::splat(isa, 1.0), x)
 }
 
 /// Lanes of `W` set in a bit set.
@@ -162,6 +163,7 @@ fn all_lanes<const W: usize>() -> u32 {
 /// [`project`] per lane.
 #[inline(always)]
 fn project_lanes<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
     o: V3<S>,
     y: V3<S>,
     len: S,
@@ -169,7 +171,7 @@ fn project_lanes<const W: usize, S: Lanes<W>>(
 ) -> V3<S> {
     let d = y - o;
     let l2 = d.dot(d);
-    let ok = l2.cmpgt(S::splat(Real::MIN_POSITIVE)) & l2.cmplt(S::splat(Real::INFINITY));
+    let ok = l2.cmpgt(S::splat(isa, Real::MIN_POSITIVE)) & l2.cmplt(S::splat(isa, Real::INFINITY));
     let mut out = o + d * (len / l2.sqrt());
     let bad = !S::bits(ok) & all_lanes::<W>();
     if bad != 0 {
@@ -194,25 +196,25 @@ struct Rotor<S> {
 
 impl<S> Rotor<S> {
     #[inline(always)]
-    fn new<const W: usize>(q: Quat) -> Self
+    fn new<const W: usize>(isa: S::Isa, q: Quat) -> Self
     where
         S: Lanes<W>,
     {
         let b = Vec3::new(q.x, q.y, q.z);
         let b2 = b.x * b.x + b.y * b.y + b.z * b.z;
         Self {
-            b: V3::splat(b),
-            k_v: S::splat(q.w * q.w - b2),
-            k_c: S::splat(q.w * 2.0),
+            b: V3::splat(isa, b),
+            k_v: S::splat(isa, q.w * q.w - b2),
+            k_c: S::splat(isa, q.w * 2.0),
         }
     }
 }
 
 /// [`super::step::rotate`] per lane, operation for operation.
 #[inline(always)]
-fn rotate_lanes<const W: usize, S: Lanes<W>>(r: &Rotor<S>, v: V3<S>) -> V3<S> {
+fn rotate_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, r: &Rotor<S>, v: V3<S>) -> V3<S> {
     let b = r.b;
-    let k_b = v.dot(b) * S::splat(2.0);
+    let k_b = v.dot(b) * S::splat(isa, 2.0);
     let c = V3 {
         x: b.y * v.z - v.y * b.z,
         y: b.z * v.x - v.z * b.x,
@@ -231,13 +233,13 @@ struct Hits<S> {
 
 impl<S> Hits<S> {
     #[inline(always)]
-    fn none<const W: usize>() -> Self
+    fn none<const W: usize>(isa: S::Isa) -> Self
     where
         S: Lanes<W>,
     {
         Self {
-            correction: V3::splat(Vec3::ZERO),
-            normal: V3::splat(Vec3::ZERO),
+            correction: V3::splat(isa, Vec3::ZERO),
+            normal: V3::splat(isa, Vec3::ZERO),
             hit: 0,
         }
     }
@@ -262,17 +264,17 @@ struct Shape<S> {
 
 impl<S> Shape<S> {
     #[inline(always)]
-    fn new<const W: usize>(c: &ColliderState, row: &Row<S>) -> Self
+    fn new<const W: usize>(isa: S::Isa, c: &ColliderState, row: &Row<S>) -> Self
     where
         S: Lanes<W>,
     {
         let p = &c.prep;
         Self {
-            a: V3::splat(p.shape.a),
-            axis: V3::splat(p.axis()),
+            a: V3::splat(isa, p.shape.a),
+            axis: V3::splat(isa, p.axis()),
             axis_sq: p.axis_sq(),
-            inv_axis_sq: S::splat(p.inv_axis_sq()),
-            reach: S::splat(p.shape.radius) + row.hit_radius,
+            inv_axis_sq: S::splat(isa, p.inv_axis_sq()),
+            reach: S::splat(isa, p.shape.radius) + row.hit_radius,
         }
     }
 }
@@ -281,8 +283,13 @@ impl<S> Shape<S> {
 /// the axis. A function, not a closure: closures are not always inlined,
 /// and one compiled on its own lacks the kernel's target features.
 #[inline(always)]
-fn off_axis<const W: usize, S: Lanes<W>>(axis: V3<S>, inv_axis_sq: S, rel: V3<S>) -> V3<S> {
-    let t = clamp01(axis.dot(rel) * inv_axis_sq);
+fn off_axis<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    axis: V3<S>,
+    inv_axis_sq: S,
+    rel: V3<S>,
+) -> V3<S> {
+    let t = clamp01(isa, axis.dot(rel) * inv_axis_sq);
     rel - axis * t
 }
 
@@ -290,6 +297,7 @@ fn off_axis<const W: usize, S: Lanes<W>>(axis: V3<S>, inv_axis_sq: S, rel: V3<S>
 /// `want`; `odd` collects lanes the scalar query must answer.
 #[inline(always)]
 fn segment_hits<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
     c: &ColliderState,
     row: &Row<S>,
     xh: V3<S>,
@@ -302,35 +310,35 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
         axis_sq,
         inv_axis_sq,
         reach,
-    } = Shape::new(c, row);
-    let half = S::splat(0.5);
-    let zero = S::splat(0.0);
-    let one = S::splat(1.0);
+    } = Shape::new(isa, c, row);
+    let half = S::splat(isa, 0.5);
+    let zero = S::splat(isa, 0.0);
+    let one = S::splat(isa, 1.0);
     let rel0 = row.o - a;
     let d1 = xh - row.o;
-    let mid = off_axis(axis, inv_axis_sq, rel0 + d1 * half);
+    let mid = off_axis(isa, axis, inv_axis_sq, rel0 + d1 * half);
     let far = reach + half * row.len;
     let mut live = want & !S::bits(mid.dot(mid).cmpgt(far * far));
     // Most near pairs end here; the rest of the query is not cheap.
     if live == 0 {
-        return Hits::none();
+        return Hits::none(isa);
     }
     let a2 = d1.dot(d1);
-    let degenerate = S::bits(a2.cmple(S::splat(DEGENERATE_SQ))) & live;
+    let degenerate = S::bits(a2.cmple(S::splat(isa, DEGENERATE_SQ))) & live;
     *odd |= degenerate;
     live &= !degenerate;
     let f = axis.dot(rel0);
     let cc = d1.dot(rel0);
     let inv_a = one / a2;
     let (s, t) = if axis_sq <= DEGENERATE_SQ {
-        (clamp01(-cc * inv_a), zero)
+        (clamp01(isa, -cc * inv_a), zero)
     } else {
         let b = d1.dot(axis);
-        let e = S::splat(axis_sq);
+        let e = S::splat(isa, axis_sq);
         let denom = a2 * e - b * b;
         let s = S::select(
-            denom.cmpgt(S::splat(DEGENERATE_SQ) * a2 * e),
-            clamp01((b * f - cc * e) / denom),
+            denom.cmpgt(S::splat(isa, DEGENERATE_SQ) * a2 * e),
+            clamp01(isa, (b * f - cc * e) / denom),
             zero,
         );
         let t = (b * s + f) * inv_axis_sq;
@@ -338,18 +346,18 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
         let above = t.cmpgt(one);
         let s = S::select(
             below,
-            clamp01(-cc * inv_a),
-            S::select(above, clamp01((b - cc) * inv_a), s),
+            clamp01(isa, -cc * inv_a),
+            S::select(above, clamp01(isa, (b - cc) * inv_a), s),
         );
         let t = S::select(below, zero, S::select(above, one, t));
         (s, t)
     };
     let d = rel0 + d1 * s - axis * t;
-    let Some((mut live, dist, n)) = touch(d, reach, live, odd) else {
-        return Hits::none();
+    let Some((mut live, dist, n)) = touch(isa, d, reach, live, odd) else {
+        return Hits::none(isa);
     };
     let depth = reach - dist;
-    let r0 = off_axis(axis, inv_axis_sq, rel0);
+    let r0 = off_axis(isa, axis, inv_axis_sq, rel0);
     let root = r0.dot(r0);
     let own = S::select(
         root.cmpge(reach * reach),
@@ -358,7 +366,7 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
     );
     live &= S::bits(own.cmpgt(zero));
     Hits {
-        correction: n * (own / s.max(S::splat(MIN_LEVER))),
+        correction: n * (own / s.max(S::splat(isa, MIN_LEVER))),
         normal: n,
         hit: live,
     }
@@ -370,6 +378,7 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
 /// `None` when no lane touches.
 #[inline(always)]
 fn touch<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
     d: V3<S>,
     reach: S,
     live: u32,
@@ -381,14 +390,15 @@ fn touch<const W: usize, S: Lanes<W>>(
         return None;
     }
     let dist = dist_sq.sqrt();
-    let on_axis = S::bits(dist.cmple(S::splat(TINY))) & live;
+    let on_axis = S::bits(dist.cmple(S::splat(isa, TINY))) & live;
     *odd |= on_axis;
-    Some((live & !on_axis, dist, d * (S::splat(1.0) / dist)))
+    Some((live & !on_axis, dist, d * (S::splat(isa, 1.0) / dist)))
 }
 
 /// [`crate::collide::PreparedRound::point_hit`] per lane.
 #[inline(always)]
 fn point_hits<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
     c: &ColliderState,
     row: &Row<S>,
     xh: V3<S>,
@@ -401,10 +411,10 @@ fn point_hits<const W: usize, S: Lanes<W>>(
         inv_axis_sq,
         reach,
         ..
-    } = Shape::new(c, row);
-    let d = off_axis(axis, inv_axis_sq, xh - a);
-    let Some((live, dist, n)) = touch(d, reach, want, odd) else {
-        return Hits::none();
+    } = Shape::new(isa, c, row);
+    let d = off_axis(isa, axis, inv_axis_sq, xh - a);
+    let Some((live, dist, n)) = touch(isa, d, reach, want, odd) else {
+        return Hits::none(isa);
     };
     Hits {
         correction: n * (reach - dist),
@@ -429,113 +439,92 @@ pub(crate) struct Lane {
 
 /// What the group's contact passes read.
 pub(crate) struct LaneCtx<'a> {
+    /// The instruction set the world detected when it was made.
+    pub isa: Isa,
     pub scale: Real,
     pub iterations: u32,
     pub contact: ContactMode,
     pub colliders: &'a [ColliderState],
 }
 
-/// Whether this CPU runs the eight-lane kernel (AVX2).
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-pub(crate) fn wide_fits() -> bool {
-    std::is_x86_feature_detected!("avx2")
+/// The group width to use with `isa`: [`LANES8`] where the eight-lane
+/// builds run, else [`LANES4`].
+pub(crate) fn preferred_width(isa: Isa) -> usize {
+    if isa.avx2().is_some() { LANES8 } else { LANES4 }
 }
 
-/// The group width to use here: [`WIDE`] where the eight-lane kernel runs,
-/// else [`WIDTH`].
-pub(crate) fn preferred_width() -> usize {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if wide_fits() {
-        return WIDE;
-    }
-    WIDTH
-}
-
-/// One substep of the chains `lanes` (1 to [`WIDTH`], all Improved without
+/// One substep of the chains `lanes` (1 to [`LANES4`], all Improved without
 /// drape or flat locks, the same frame and contact mode, longest first)
-/// hanging from `frame`, four lanes wide.
+/// hanging from `frame`, four lanes wide (`Vec4`, the build's baseline).
 #[inline(never)]
-pub(crate) fn step_group(
+pub(crate) fn step_group4(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[Lane],
     frame: &Pose,
     ctx: &LaneCtx<'_>,
 ) {
-    step_group_on::<WIDTH, Vec4>(chains, joints, lanes, frame, ctx);
+    step_group_on::<LANES4, Vec4>((), chains, joints, lanes, frame, ctx);
 }
 
-/// [`step_group`] for 1 to [`WIDE`] chains, eight lanes wide where the CPU
-/// has the eight-lane kernel ([`wide_fits`]); elsewhere as two four-lane
-/// groups. The same bits either way.
-pub(crate) fn step_group_wide(
+/// [`step_group4`] for 1 to [`LANES8`] chains, eight lanes wide (`F8`)
+/// where `ctx.isa` has AVX2; elsewhere as two four-lane groups. The same
+/// bits either way.
+pub(crate) fn step_group8(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[Lane],
     frame: &Pose,
     ctx: &LaneCtx<'_>,
 ) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if wide_fits() {
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
-            #[allow(unsafe_code)]
-            // SAFETY: `step_group_avx512` needs AVX2 and AVX-512 F/VL, all
-            // just detected. (The eight-lane kernel: 6.1 → 5.45 µs per frame
-            // in `spring-bench`; AVX-512's 32 registers save another 2 %
-            // over the AVX2 build: docs/PERFORMANCE.md, "Fifth pass".)
-            unsafe {
-                step_group_avx512(chains, joints, lanes, frame, ctx);
-            }
-        } else {
-            #[allow(unsafe_code)]
-            // SAFETY: `step_group_avx2` needs AVX2, which `wide_fits` just
-            // detected.
-            unsafe {
-                step_group_avx2(chains, joints, lanes, frame, ctx);
+    match ctx.isa {
+        // The eight-lane kernel: 6.1 → 5.45 µs per frame in `spring-bench`;
+        // AVX-512's 32 registers save another 2 % over the AVX2 build
+        // (docs/PERFORMANCE.md, "Fifth pass").
+        Isa::Avx512(t) => step_group8_avx512(t, chains, joints, lanes, frame, ctx),
+        Isa::Avx2(t) => step_group8_avx2(t, chains, joints, lanes, frame, ctx),
+        Isa::Portable => {
+            let (a, b) = lanes.split_at(lanes.len().min(LANES4));
+            step_group4(chains, joints, a, frame, ctx);
+            if !b.is_empty() {
+                step_group4(chains, joints, b, frame, ctx);
             }
         }
-        return;
-    }
-    let (a, b) = lanes.split_at(lanes.len().min(WIDTH));
-    step_group(chains, joints, a, frame, ctx);
-    if !b.is_empty() {
-        step_group(chains, joints, b, frame, ctx);
     }
 }
 
-/// A build of the eight-lane kernel with `$features` enabled; the builds
-/// below are the only places [`F8`] is used.
-macro_rules! wide_build {
-    ($(#[$doc:meta])* $name:ident, $features:literal) => {
-        $(#[$doc])*
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        #[target_feature(enable = $features)]
-        fn $name(
-            chains: &mut [Chain],
-            joints: &mut [Joint],
-            lanes: &[Lane],
-            frame: &Pose,
-            ctx: &LaneCtx<'_>,
-        ) {
-            step_group_on::<WIDE, F8>(chains, joints, lanes, frame, ctx);
-        }
-    };
+target_build! {
+    /// The eight-lane kernel for AVX-512 CPUs (32 vector registers).
+    fn step_group8_avx512(
+        token: Avx512,
+        chains: &mut [Chain],
+        joints: &mut [Joint],
+        lanes: &[Lane],
+        frame: &Pose,
+        ctx: &LaneCtx<'_>,
+    ) {
+        step_group_on::<LANES8, F8>(token.avx2(), chains, joints, lanes, frame, ctx);
+    }
 }
 
-wide_build!(
-    /// For AVX-512 CPUs (32 vector registers).
-    step_group_avx512,
-    "avx2,avx512f,avx512vl"
-);
-wide_build!(
-    /// For AVX2 CPUs.
-    step_group_avx2,
-    "avx2"
-);
+target_build! {
+    /// The eight-lane kernel for AVX2 CPUs.
+    fn step_group8_avx2(
+        token: Avx2,
+        chains: &mut [Chain],
+        joints: &mut [Joint],
+        lanes: &[Lane],
+        frame: &Pose,
+        ctx: &LaneCtx<'_>,
+    ) {
+        step_group_on::<LANES8, F8>(token, chains, joints, lanes, frame, ctx);
+    }
+}
 
 /// The lane kernel at width `W`.
 #[inline(always)]
 fn step_group_on<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[Lane],
@@ -545,7 +534,7 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
     let n = lanes.len();
     debug_assert!((1..=W).contains(&n));
     let s = ctx.scale;
-    let sv = S::splat(s);
+    let sv = S::splat(isa, s);
     // Padding lanes repeat lane 0 (the longest chain) and are never stored.
     let pick = |i: usize| lanes[if i < n { i } else { 0 }];
     let mut o = [Vec3::ZERO; W];
@@ -574,9 +563,9 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
         rest &= rest - 1;
         lanes_of[ci] = (0..W).fold(0u8, |m, i| m | ((allowed[i] >> ci & 1) as u8) << i);
     }
-    let mut o = V3::<S>::from_lanes(&o);
-    let mut o_prev = V3::<S>::from_lanes(&o_prev);
-    let rot = Rotor::<S>::new(frame.rot);
+    let mut o = V3::<S>::from_lanes(isa, &o);
+    let mut o_prev = V3::<S>::from_lanes(isa, &o_prev);
+    let rot = Rotor::<S>::new(isa, frame.rot);
     let rows = len[0];
     for k in 0..rows {
         // Lanes whose chain has a joint `k` (padding and ended chains
@@ -590,27 +579,28 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
             }
         };
         let js: [&Joint; W] = core::array::from_fn(|i| &joints[at(i)]);
-        let x = V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].x));
-        let v0 = V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].v));
+        let x = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].x));
+        let v0 = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].v));
         let rest = rotate_lanes(
+            isa,
             &rot,
-            V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].rest_vec)),
+            V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].rest_vec)),
         );
-        let c_v = S::from_array(core::array::from_fn(|i| js[i].c_v));
-        let c_k = S::from_array(core::array::from_fn(|i| js[i].c_k));
-        let c_g = V3::<S>::from_lanes(&core::array::from_fn(|i| js[i].c_g));
-        let seg_len = S::from_array(core::array::from_fn(|i| js[i].len0)) * sv;
-        let hit_radius = S::from_array(core::array::from_fn(|i| js[i].params.hit_radius)) * sv;
+        let c_v = S::from_array(isa, core::array::from_fn(|i| js[i].c_v));
+        let c_k = S::from_array(isa, core::array::from_fn(|i| js[i].c_k));
+        let c_g = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].c_g));
+        let seg_len = S::from_array(isa, core::array::from_fn(|i| js[i].len0)) * sv;
+        let hit_radius = S::from_array(isa, core::array::from_fn(|i| js[i].params.hit_radius)) * sv;
         // `predicted_end` without the flat-lock term, operation for operation.
         let rest_s = rest * sv;
         let free = x + v0 * c_v + (rest_s - x) * c_k + c_g * sv;
         let y = free + o * c_k;
-        let xh = project_lanes(o, y, seg_len, rest);
-        let mut v = (xh - x) * S::splat(INV_H);
+        let xh = project_lanes(isa, o, y, seg_len, rest);
+        let mut v = (xh - x) * S::splat(isa, INV_H);
         let xh = if any_collider == 0 {
             xh
         } else {
-            let v_parent = (o - o_prev) * S::splat(INV_H);
+            let v_parent = (o - o_prev) * S::splat(isa, INV_H);
             let row = Row {
                 o,
                 len: seg_len,
@@ -618,6 +608,7 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
                 fallback: rest,
             };
             resolve(
+                isa,
                 ctx,
                 &row,
                 any_collider,
@@ -645,6 +636,7 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // hot path: plain values beat a struct here
 fn resolve<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
     ctx: &LaneCtx<'_>,
     row: &Row<S>,
     union: u64,
@@ -655,9 +647,9 @@ fn resolve<const W: usize, S: Lanes<W>>(
     v_parent: V3<S>,
 ) -> V3<S> {
     let segment = ctx.contact == ContactMode::Segment;
-    let half = S::splat(0.5);
-    let settled_sq = (row.len * S::splat(1e-5)) * (row.len * S::splat(1e-5));
-    let large_sq = (row.len * S::splat(0.05)) * (row.len * S::splat(0.05));
+    let half = S::splat(isa, 0.5);
+    let settled_sq = (row.len * S::splat(isa, 1e-5)) * (row.len * S::splat(isa, 1e-5));
+    let large_sq = (row.len * S::splat(isa, 0.05)) * (row.len * S::splat(isa, 0.05));
     let mut touched = 0u32;
     let mut active = stored;
     for _ in 0..ctx.iterations {
@@ -679,9 +671,9 @@ fn resolve<const W: usize, S: Lanes<W>>(
             rest &= rest - 1;
             let c = &ctx.colliders[ci];
             // `ColliderState::near` per lane.
-            let reach = S::splat(c.bound) + ball;
-            let d = mid - V3::splat(c.center);
-            let near = d.dot(d).cmple(reach * reach) | reach.cmpeq(S::splat(Real::INFINITY));
+            let reach = S::splat(isa, c.bound) + ball;
+            let d = mid - V3::splat(isa, c.center);
+            let near = d.dot(d).cmple(reach * reach) | reach.cmpeq(S::splat(isa, Real::INFINITY));
             let want = S::bits(near) & u32::from(lanes_of[ci]) & active;
             want_of[ci] = want as u8;
             wanted |= u64::from(want != 0) << ci;
@@ -695,18 +687,20 @@ fn resolve<const W: usize, S: Lanes<W>>(
             // Lanes the scalar query answers: fast colliders (swept test),
             // other shapes, degenerate geometry.
             let mut odd = if round {
-                S::bits(S::splat(c.moved).cmpgt(half * (S::splat(c.cur().radius) + row.hit_radius)))
-                    & want
+                S::bits(
+                    S::splat(isa, c.moved)
+                        .cmpgt(half * (S::splat(isa, c.cur().radius) + row.hit_radius)),
+                ) & want
             } else {
                 want
             };
             let regular = want & !odd;
             let mut h = if regular == 0 {
-                Hits::none()
+                Hits::none(isa)
             } else if segment && round {
-                segment_hits(c, row, xh, regular, &mut odd)
+                segment_hits(isa, c, row, xh, regular, &mut odd)
             } else {
-                point_hits(c, row, xh, regular, &mut odd)
+                point_hits(isa, c, row, xh, regular, &mut odd)
             };
             if odd != 0 {
                 for i in 0..W {
@@ -726,12 +720,12 @@ fn resolve<const W: usize, S: Lanes<W>>(
             if h.hit == 0 {
                 continue;
             }
-            let m = S::mask_of(h.hit);
-            let pushed = project_lanes(row.o, xh + h.correction, row.len, row.fallback);
+            let m = S::mask_of(isa, h.hit);
+            let pushed = project_lanes(isa, row.o, xh + h.correction, row.len, row.fallback);
             xh = V3::select(m, pushed, xh);
             let vn = v.dot(h.normal);
             let slide = *v - h.normal * vn;
-            *v = V3::select(m & vn.cmplt(S::splat(0.0)), slide, *v);
+            *v = V3::select(m & vn.cmplt(S::splat(isa, 0.0)), slide, *v);
             touched |= h.hit;
             for (i, n) in hits.iter_mut().enumerate() {
                 *n += h.hit >> i & 1;
@@ -748,12 +742,12 @@ fn resolve<const W: usize, S: Lanes<W>>(
             break;
         }
     }
-    let t = S::bits(row.len.cmpgt(S::splat(0.0))) & touched;
+    let t = S::bits(row.len.cmpgt(S::splat(isa, 0.0))) & touched;
     if t != 0 {
-        let d = (xh - row.o) * (S::splat(1.0) / row.len);
+        let d = (xh - row.o) * (S::splat(isa, 1.0) / row.len);
         let rel = *v - v_parent;
         let radial = *v - d * rel.dot(d);
-        *v = V3::select(S::mask_of(t), radial, *v);
+        *v = V3::select(S::mask_of(isa, t), radial, *v);
     }
     xh
 }

@@ -2,7 +2,6 @@
 //! head) a moment late, swing and settle in their authored arc.
 //!
 //! - [`params`]: per-joint physics, solver modes, stepping policy.
-//! - [`pose`]: attachment poses and their deterministic interpolation.
 //! - [`chain`]: chain and joint descriptions.
 //! - [`world`]: [`SpringWorld`], storage and the fixed-step driver.
 //! - [`output`]: per-joint world position and minimal-twist rotation.
@@ -16,13 +15,13 @@ mod lane_math;
 mod lanes;
 pub mod output;
 pub mod params;
-pub mod pose;
 mod step;
 mod vrm;
 pub mod world;
 
+/// The attachment frames' pose type (one type for every solver).
+pub use crate::math::Pose;
 pub use chain::{ChainDesc, FlatLock, JointDesc};
 pub use output::JointOutput;
 pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
-pub use pose::Pose;
-pub use world::{SetupError, SpringWorld, UNITS_PER_SECOND, UNITS_PER_STEP, seconds_to_units};
+pub use world::{SetupError, SpringWorld};

@@ -6,8 +6,7 @@
 
 use super::chain::{Chain, Joint};
 use super::params::Mode;
-use super::pose::Pose;
-use crate::math::{Quat, Real, Vec3};
+use crate::math::{Pose, Quat, Real, Vec3};
 
 /// What a caller writes back to one bone.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]

@@ -5,8 +5,8 @@
 
 use crate::math::{Real, Vec3};
 
-/// The fixed simulation step, seconds.
-pub const H: Real = 1.0 / 120.0;
+/// The fixed simulation step, seconds (the shared clock's step).
+pub use crate::clock::STEP_SECONDS as H;
 
 /// How a chain's target direction is formed and integrated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

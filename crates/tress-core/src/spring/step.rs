@@ -8,14 +8,13 @@
 
 use super::chain::{Chain, Joint};
 use super::params::{ContactMode, Mode};
-use super::pose::Pose;
 use crate::collide::{
     PreparedRound, ShapeKind, WorldCollider, prepared::beyond_root, push_out_segment_moving,
 };
-use crate::math::{Quat, Real, Vec3, Vec4, ops};
+use crate::math::{Pose, Quat, Real, Vec3, Vec4, ops};
 
 /// 1 / H.
-pub(crate) const INV_H: Real = 120.0;
+pub(crate) const INV_H: Real = crate::clock::STEP_HZ as Real;
 
 /// Collider push-out (unscaled model units, summed over a substep's
 /// corrections) at which a flat lock's width constraint is fully released.
@@ -371,7 +370,7 @@ fn predicted_end(j: &Joint, o: Vec3, rest: Vec3, s: Real, frame: &Pose, flat: bo
 
 /// `q v` for a unit quaternion `q`, as `v (w² − b·b) + b (2 v·b) + (b × v) 2w`
 /// with `b` the vector part, in exactly the operation order the lane kernel
-/// uses (`lanes::rotate4`), so that both give the same bits on every
+/// uses (`lanes::rotate_lanes`), so that both give the same bits on every
 /// platform (glam's own `Quat * Vec3` differs by platform).
 #[inline(always)]
 #[must_use]

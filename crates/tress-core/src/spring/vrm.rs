@@ -22,10 +22,9 @@
 use super::chain::{Chain, Joint};
 use super::output::segment_rotation;
 use super::params::H;
-use super::pose::Pose;
 use super::step::{StepCtx, project};
 use crate::collide::clearance_point;
-use crate::math::Vec3;
+use crate::math::{Pose, Vec3};
 
 /// One VRM-compatible substep of a chain.
 pub(crate) fn step_vrm(

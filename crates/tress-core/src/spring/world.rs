@@ -1,30 +1,25 @@
 //! [`SpringWorld`]: fixed-capacity storage for an avatar's frames, colliders
 //! and chains, and the fixed-step driver.
 //!
-//! Frame times are converted to integer time units (1/302 400 s, so 1/30,
-//! 1/60, 1/120, 1/144 and 1/240 s are whole numbers) and accumulated; each
-//! substep of [`H`](super::H) interpolates the attachment and collider poses with a
-//! parameter formed from those integers. The same frame poses at the same
-//! simulated times therefore give bit-identical states at any frame rate.
+//! Frame times go to the integer-tick [`StepClock`] shared with the strand
+//! solver; each substep of [`H`](super::H) interpolates the attachment and
+//! collider poses with a parameter formed from its integers. The same frame
+//! poses at the same simulated times therefore give bit-identical states at
+//! any frame rate.
 
 use heapless::Vec;
 
 mod drive;
-pub use drive::seconds_to_units;
 
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
 use super::output::{JointOutput, chain_output};
 use super::params::{JointParams, StepConfig};
-use super::pose::Pose;
 use super::step::{ColliderState, rest_chain};
 use super::vrm::sync_tails;
+use crate::clock::{Schedule, StepClock};
 use crate::collide::Collider;
-use crate::math::{Quat, Real, Vec3};
-
-/// Time units per second.
-pub const UNITS_PER_SECOND: u32 = 302_400;
-/// Time units per substep (1/120 s).
-pub const UNITS_PER_STEP: u32 = UNITS_PER_SECOND / 120;
+use crate::math::{Pose, Quat, Real, Vec3};
+use crate::simd::Isa;
 
 /// Why a setup call was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +31,18 @@ pub enum SetupError {
     /// A slice has the wrong length.
     BadLength,
 }
+
+impl core::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Capacity => "a fixed-capacity store of the spring world is full",
+            Self::BadIndex => "no such frame, chain, joint or collider in the spring world",
+            Self::BadLength => "slice length does not match the chain",
+        })
+    }
+}
+
+impl core::error::Error for SetupError {}
 
 #[derive(Clone, Copy, Debug)]
 struct FrameSlot {
@@ -72,9 +79,11 @@ pub struct SpringWorld<
     chains: Vec<Chain, C>,
     reach: [Real; C],
     joints: Vec<Joint, J>,
-    acc: u32,
-    substeps: u64,
+    /// Fixed steps of `config.max_substeps` at most per frame.
+    clock: StepClock,
     started: bool,
+    /// The vector instructions this CPU runs, detected when the world is made.
+    isa: Isa,
     /// Most chains the lane kernel steps together (4 or 8).
     lane_width: usize,
 }
@@ -91,8 +100,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// An empty world.
     #[must_use]
     pub fn new(config: StepConfig) -> Self {
+        let config = config.sanitized();
+        let isa = Isa::detect();
         Self {
-            config: config.sanitized(),
+            config,
             scale: 1.0,
             frames: Vec::new(),
             colliders: Vec::new(),
@@ -100,11 +111,28 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             chains: Vec::new(),
             reach: [0.0; C],
             joints: Vec::new(),
-            acc: 0,
-            substeps: 0,
+            clock: StepClock::new(clock_schedule(&config)),
             started: false,
-            lane_width: super::lanes::preferred_width(),
+            isa,
+            lane_width: super::lanes::preferred_width(isa),
         }
+    }
+
+    /// The vector instruction set the lane kernel's builds are chosen for
+    /// (detected when the world was made).
+    #[must_use]
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// Chooses the lane kernel's builds, e.g. [`Isa::Portable`] or
+    /// `isa().at_most(…)` (an [`Isa`] beyond portable exists only where
+    /// detection found it). The lane width is kept (eight lanes on a level without AVX2 run as
+    /// two groups of four). Every choice gives the same bits. For tests and
+    /// benchmarks.
+    #[doc(hidden)]
+    pub fn set_isa(&mut self, isa: Isa) {
+        self.isa = isa;
     }
 
     /// Sets the most chains the lane kernel steps together: 8 or 4 (other
@@ -113,10 +141,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// every width gives the same bits. For tests and benchmarks.
     #[doc(hidden)]
     pub fn set_lane_width(&mut self, lanes: usize) {
-        self.lane_width = if lanes > super::lanes::WIDTH {
-            super::lanes::WIDE
+        self.lane_width = if lanes > super::lanes::LANES4 {
+            super::lanes::LANES8
         } else {
-            super::lanes::WIDTH
+            super::lanes::LANES4
         };
     }
 
@@ -234,6 +262,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// Changes the stepping configuration without a reset.
     pub fn set_config(&mut self, config: StepConfig) {
         self.config = config.sanitized();
+        self.clock.set_schedule(clock_schedule(&self.config));
     }
 
     /// Number of chains.
@@ -251,7 +280,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// Substeps run since creation.
     #[must_use]
     pub fn substep_count(&self) -> u64 {
-        self.substeps
+        self.clock.steps()
     }
 
     fn joint_index(&self, chain: usize, joint: usize) -> Result<usize, SetupError> {
@@ -409,7 +438,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         for i in 0..self.chains.len() {
             self.reset_chain(i);
         }
-        self.acc = 0;
+        self.clock.restart_phase();
     }
 
     /// Puts one chain at rest on its arc under its frame's last substep pose.
@@ -431,5 +460,13 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     fn refresh_reach(&mut self, chain: usize) {
         let c = self.chains[chain];
         self.reach[chain] = Chain::reach(&self.joints[c.start..c.start + c.len]);
+    }
+}
+
+/// The clock schedule of `config` (sanitized): fixed steps, at most
+/// `max_substeps` per frame.
+fn clock_schedule(config: &StepConfig) -> Schedule {
+    Schedule::Fixed {
+        max_steps: config.max_substeps,
     }
 }

@@ -50,6 +50,8 @@ impl fmt::Display for LayoutError {
     }
 }
 
+impl core::error::Error for LayoutError {}
+
 /// Shape of the strand buffers: `strands` strands of `particles` particles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StrandLayout {

@@ -13,9 +13,8 @@
 //! - [`layout`]: buffer shape and particle indexing.
 //! - [`buffers`]: borrowed rest and state arrays.
 //! - [`params`]: per-second parameters and per-step factors.
-//! - [`frame`]: head pose and posed colliders for one step.
-//! - [`schedule`]: fixed-step accumulator or per-frame steps.
-//! - [`kernel`]: the chunked step; [`reference`]: the scalar one;
+//! - [`frame`]: the head pose ([`Pose`]) and posed colliders for one step.
+//! - [`kernel`]: the chunked step; [`reference`](mod@reference): the scalar one;
 //!   [`lanes`]: the branch-free lane math the kernel inlines.
 //! - [`metrics`]: length error and penetration counts.
 //! - `sim` (feature `std`): owned buffers and the multi-threaded driver;
@@ -31,18 +30,21 @@ pub mod params;
 #[cfg(feature = "std")]
 mod pool;
 pub mod reference;
-pub mod schedule;
 #[cfg(feature = "std")]
 pub mod sim;
 
+/// The clock and schedules (one clock for every solver: [`crate::clock`]).
+pub use crate::clock::{Schedule, StepClock, StepPlan};
+/// The head pose type (one rigid pose type for every solver).
+pub use crate::math::Pose;
 pub use buffers::{BufferLenError, StrandRest, StrandState, fill_rest};
-pub use frame::{HeadPose, MAX_COLLIDERS, StepFrame};
+pub use frame::{MAX_COLLIDERS, StepFrame};
 pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout, WIDE_LANES};
 pub use params::{PassCounts, StepCoefs, StrandParams};
-pub use schedule::{Schedule, StepClock, StepPlan};
 #[cfg(feature = "std")]
 pub use sim::StrandSim;
 
+use crate::simd::{Isa, target_build};
 use kernel::{ChunkRest, ChunkState, Scratch, step_chunk};
 
 /// Runs the steps `frames` (in order) on every chunk of `state`, which may
@@ -50,6 +52,10 @@ use kernel::{ChunkRest, ChunkState, Scratch, step_chunk};
 /// buffers. Strands never interact, so each chunk takes all its steps while
 /// its rows are in L1 before the next chunk is loaded; the result is the
 /// same as stepping every chunk once per frame.
+///
+/// Detects the CPU's instruction set on each call; a caller that steps
+/// every frame can detect once ([`Isa::detect`]) and call
+/// [`step_chunks_on`], as `StrandSim` (feature `std`) does.
 ///
 /// # Panics
 /// When the buffers are not whole chunks of `layout` or `rest` is shorter
@@ -63,23 +69,18 @@ pub fn step_chunks(
     first: usize,
     state: &mut StrandState<'_>,
 ) {
-    step_chunks_on(CodePath::Fastest, layout, k, frames, rest, first, state);
+    step_chunks_on(Isa::detect(), layout, k, frames, rest, first, state);
 }
 
-/// Which build of the step [`step_chunks_on`] runs.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CodePath {
-    /// AVX2 where the CPU has it (x86-64, feature `std`), else portable.
-    Fastest,
-    /// What the build's target features give (SSE2 on default x86-64).
-    Portable,
-}
-
-/// [`step_chunks`] on a chosen code path (for the test that both agree).
-#[doc(hidden)]
+/// [`step_chunks`] with the builds for `isa`: `step_chunks16_avx2` for
+/// [`LANES`]-lane layouts where `isa` has AVX2, `step_chunks32_avx512`
+/// for [`WIDE_LANES`]-lane layouts where it has AVX-512, the portable
+/// build otherwise. Every choice gives the same bits.
+///
+/// # Panics
+/// As [`step_chunks`].
 pub fn step_chunks_on(
-    path: CodePath,
+    isa: Isa,
     layout: &StrandLayout,
     k: &StepCoefs,
     frames: &[StepFrame],
@@ -87,94 +88,72 @@ pub fn step_chunks_on(
     first: usize,
     state: &mut StrandState<'_>,
 ) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if path == CodePath::Fastest {
-        if layout.lanes() == WIDE_LANES && wide_lanes_fit() {
-            #[allow(unsafe_code)]
-            // SAFETY: `step_chunks_avx512` only needs the CPU features it
-            // enables, which `wide_lanes_fit` just detected at run time.
-            // (32 lanes in two zmm registers per row: about 20 % less per
-            // frame than AVX2 in `strand-bench`, docs/PERFORMANCE.md.)
-            unsafe {
-                step_chunks_avx512(layout, k, frames, rest, first, state);
-            }
-            return;
-        }
-        if layout.lanes() == LANES && std::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code)]
-            // SAFETY: `step_chunks_avx2` only needs the CPU to support AVX2,
-            // which was just detected at run time. (8-wide lanes: 4.3 → 2.5 ms
-            // per frame in `strand-bench`, docs/PERFORMANCE.md.)
-            unsafe {
-                step_chunks_avx2(layout, k, frames, rest, first, state);
-            }
-            return;
-        }
+    let wide = layout.lanes() == WIDE_LANES;
+    match (wide, isa.avx512(), isa.avx2()) {
+        // 32 lanes in two zmm registers per row: about 20 % less per frame
+        // than AVX2 in `strand-bench` (docs/PERFORMANCE.md).
+        (true, Some(t), _) => step_chunks32_avx512(t, layout, k, frames, rest, first, state),
+        // 16 lanes in two ymm registers: 4.3 → 2.5 ms per frame in
+        // `strand-bench` (docs/PERFORMANCE.md).
+        (false, _, Some(t)) => step_chunks16_avx2(t, layout, k, frames, rest, first, state),
+        (true, ..) => step_chunks_inline::<WIDE_LANES>(layout, k, frames, rest, first, state),
+        (false, ..) => step_chunks_inline::<LANES>(layout, k, frames, rest, first, state),
     }
-    let _ = path;
-    if layout.lanes() == WIDE_LANES {
-        step_chunks_inline::<WIDE_LANES>(layout, k, frames, rest, first, state);
+}
+
+/// The lane count a layout should use for the fastest step with `isa`:
+/// [`WIDE_LANES`] where it has AVX-512, else [`LANES`].
+#[must_use]
+pub fn lanes_for(isa: Isa) -> usize {
+    if isa.avx512().is_some() {
+        WIDE_LANES
     } else {
-        step_chunks_inline::<LANES>(layout, k, frames, rest, first, state);
+        LANES
     }
 }
 
 /// Whether this CPU runs the [`WIDE_LANES`] build (AVX-512 F, VL, DQ, BW):
-/// the lane count a layout should use for the fastest step here.
-#[cfg(feature = "std")]
+/// `lanes_for(Isa::detect()) == WIDE_LANES`.
 #[must_use]
 pub fn wide_lanes_fit() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512dq")
-            && std::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+    Isa::detect().avx512().is_some()
+}
+
+target_build! {
+    /// [`step_chunks`] for [`LANES`]-lane layouts compiled for AVX2.
+    /// Without FMA the compiler never fuses a multiply and an add, so every
+    /// lane computes the same bits as on SSE2 (test
+    /// `simd_and_portable_paths_agree_bit_for_bit`).
+    fn step_chunks16_avx2(
+        _token: Avx2,
+        layout: &StrandLayout,
+        k: &StepCoefs,
+        frames: &[StepFrame],
+        rest: &StrandRest<'_>,
+        first: usize,
+        state: &mut StrandState<'_>,
+    ) {
+        step_chunks_inline::<LANES>(layout, k, frames, rest, first, state);
     }
 }
 
-/// A build of [`step_chunks_inline`] for `$lanes`-lane layouts with the CPU
-/// features `$features`, entered only after run-time detection.
-macro_rules! simd_build {
-    ($(#[$doc:meta])* $name:ident, $features:literal, $lanes:expr) => {
-        $(#[$doc])*
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        #[target_feature(enable = $features)]
-        fn $name(
-            layout: &StrandLayout,
-            k: &StepCoefs,
-            frames: &[StepFrame],
-            rest: &StrandRest<'_>,
-            first: usize,
-            state: &mut StrandState<'_>,
-        ) {
-            step_chunks_inline::<{ $lanes }>(layout, k, frames, rest, first, state);
-        }
-    };
+target_build! {
+    /// [`step_chunks`] for [`WIDE_LANES`]-lane layouts compiled for
+    /// AVX-512: a row of 32 lanes is two zmm registers, so the root-to-tip
+    /// dependency chains of the local-shape and length sweeps carry twice
+    /// the strands. Still no FMA, so the bits are the portable path's.
+    fn step_chunks32_avx512(
+        _token: Avx512,
+        layout: &StrandLayout,
+        k: &StepCoefs,
+        frames: &[StepFrame],
+        rest: &StrandRest<'_>,
+        first: usize,
+        state: &mut StrandState<'_>,
+    ) {
+        step_chunks_inline::<WIDE_LANES>(layout, k, frames, rest, first, state);
+    }
 }
-
-simd_build!(
-    /// [`step_chunks`] compiled for AVX2. Without FMA the compiler never
-    /// fuses a multiply and an add, so every lane computes the same bits as
-    /// on SSE2 (test `simd_and_portable_paths_agree_bit_for_bit`).
-    step_chunks_avx2,
-    "avx2",
-    LANES
-);
-
-simd_build!(
-    /// [`step_chunks`] for [`WIDE_LANES`] layouts compiled for AVX-512: a
-    /// row of 32 lanes is two zmm registers, so the root-to-tip dependency
-    /// chains of the local-shape and length sweeps carry twice the strands.
-    /// Still no FMA, so the bits are the portable path's.
-    step_chunks_avx512,
-    "avx2,avx512f,avx512vl,avx512dq,avx512bw",
-    WIDE_LANES
-);
 
 #[inline(always)]
 fn step_chunks_inline<const L: usize>(

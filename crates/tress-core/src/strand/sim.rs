@@ -13,15 +13,16 @@
 use std::{vec, vec::Vec};
 
 use super::buffers::{StrandRest, StrandState, fill_rest};
-use super::frame::{HeadPose, StepFrame};
-use super::layout::{LANES, LayoutError, StrandLayout, WIDE_LANES};
+use super::frame::StepFrame;
+use super::layout::{LayoutError, StrandLayout};
 use super::metrics::{LengthError, length_error, penetrations};
 use super::params::{StepCoefs, StrandParams};
 use super::pool::Pool;
-use super::schedule::{Schedule, StepClock};
-use super::step_chunks;
+use super::{lanes_for, step_chunks_on};
+use crate::clock::{Schedule, StepClock};
 use crate::collide::{Collider, WorldCollider};
-use crate::math::{Real, Vec3};
+use crate::math::{Pose, Real, Vec3};
+use crate::simd::Isa;
 
 /// Fewest chunks one claim of the threaded step takes: each claim sets up
 /// the kernel's scratch rows, so the batches shrink only this far.
@@ -39,7 +40,9 @@ pub struct StrandSim {
     world_colliders: Vec<WorldCollider>,
     /// Helper threads; `None` runs on the caller's thread only.
     pool: Option<Pool>,
-    last_pose: HeadPose,
+    /// The vector instructions this CPU runs, detected when the sim is made.
+    isa: Isa,
+    last_pose: Pose,
     frames: Vec<StepFrame>,
 }
 
@@ -77,18 +80,14 @@ impl StrandSim {
         points: &[Vec3],
         params: StrandParams,
         schedule: Schedule,
-        pose: HeadPose,
+        pose: Pose,
     ) -> Result<Self, LayoutError> {
-        let lanes = if super::wide_lanes_fit() {
-            WIDE_LANES
-        } else {
-            LANES
-        };
+        let lanes = lanes_for(Isa::detect());
         Self::from_points_with_lanes(particles, points, params, schedule, pose, lanes)
     }
 
-    /// [`Self::from_points`] with a chosen lane count ([`LANES`] or
-    /// [`WIDE_LANES`]; `from_points` picks the faster one for this CPU). Every
+    /// [`Self::from_points`] with a chosen lane count ([`LANES`](super::LANES)
+    /// or [`WIDE_LANES`](super::WIDE_LANES); `from_points` picks the faster one for this CPU). Every
     /// strand moves the same, bit for bit, with either.
     ///
     /// # Errors
@@ -98,7 +97,7 @@ impl StrandSim {
         points: &[Vec3],
         params: StrandParams,
         schedule: Schedule,
-        pose: HeadPose,
+        pose: Pose,
         lanes: usize,
     ) -> Result<Self, LayoutError> {
         if particles == 0 || points.is_empty() || !points.len().is_multiple_of(particles) {
@@ -138,6 +137,7 @@ impl StrandSim {
             head_colliders: Vec::new(),
             world_colliders: Vec::new(),
             pool: None,
+            isa: Isa::detect(),
             last_pose: pose,
             frames: Vec::with_capacity(16),
         };
@@ -147,14 +147,10 @@ impl StrandSim {
 
     /// Puts every strand back at its groomed pose carried by `pose`, at rest,
     /// and restarts the clock.
-    pub fn reset(&mut self, pose: HeadPose) {
+    pub fn reset(&mut self, pose: Pose) {
         let rest = rest_view(&self.rest);
         let mut st = state_view(&mut self.state);
-        st.reset_to_rest(
-            &rest,
-            crate::math::Mat3::from_quat(pose.rotation),
-            pose.translation,
-        );
+        st.reset_to_rest(&rest, crate::math::Mat3::from_quat(pose.rot), pose.pos);
         self.clock = StepClock::new(self.clock.schedule());
         self.last_pose = pose;
     }
@@ -202,6 +198,22 @@ impl StrandSim {
         }
     }
 
+    /// The vector instruction set the step's builds are chosen for
+    /// (detected when the sim was made).
+    #[must_use]
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// Chooses the step's builds, e.g. [`Isa::Portable`] or
+    /// `isa().at_most(…)` (an [`Isa`] beyond portable exists only where
+    /// detection found it). Every choice gives the same bits. For tests and
+    /// benchmarks.
+    #[doc(hidden)]
+    pub fn set_isa(&mut self, isa: Isa) {
+        self.isa = isa;
+    }
+
     /// Threads a step runs on, the caller's included.
     #[must_use]
     pub fn threads(&self) -> usize {
@@ -218,7 +230,7 @@ impl StrandSim {
     /// the head pose at the end of each step (`time` is simulated seconds
     /// since reset, `fraction` where that falls inside this frame). Returns
     /// the number of steps run.
-    pub fn advance(&mut self, dt: Real, mut pose_at: impl FnMut(f64, Real) -> HeadPose) -> u32 {
+    pub fn advance(&mut self, dt: Real, mut pose_at: impl FnMut(f64, Real) -> Pose) -> u32 {
         let plan = self.clock.advance(dt);
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
@@ -239,13 +251,13 @@ impl StrandSim {
 
     /// Advances by a frame that ends with the head at `pose`, interpolating
     /// from the previous frame's pose for intermediate steps.
-    pub fn advance_to(&mut self, dt: Real, pose: HeadPose) -> u32 {
+    pub fn advance_to(&mut self, dt: Real, pose: Pose) -> u32 {
         let from = self.last_pose;
-        self.advance(dt, |_, t| from.lerp(&pose, t))
+        self.advance(dt, |_, t| from.interpolate(&pose, t))
     }
 
     /// One step of `h` seconds with the head at `pose`, outside the clock.
-    pub fn step_once(&mut self, h: Real, pose: HeadPose) {
+    pub fn step_once(&mut self, h: Real, pose: Pose) {
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
         frames.push(StepFrame::new(
@@ -260,7 +272,7 @@ impl StrandSim {
     }
 
     fn run(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
-        let layout = self.layout;
+        let (layout, isa) = (self.layout, self.isa);
         let threads = self.threads().min(layout.chunks());
         let rest = rest_view(&self.rest);
         let state = state_view(&mut self.state);
@@ -268,7 +280,7 @@ impl StrandSim {
             Some(pool) if threads > 1 => pool,
             _ => {
                 let mut state = state;
-                step_chunks(&layout, k, frames, &rest, 0, &mut state);
+                step_chunks_on(isa, &layout, k, frames, &rest, 0, &mut state);
                 return;
             }
         };
@@ -314,7 +326,7 @@ impl StrandSim {
         };
         let work = |who: usize| {
             while let Some((mut mine, first)) = claim(who == 0) {
-                step_chunks(&layout, k, frames, &rest, first, &mut mine);
+                step_chunks_on(isa, &layout, k, frames, &rest, first, &mut mine);
             }
         };
         // The caller's thread works the queue too instead of waiting.

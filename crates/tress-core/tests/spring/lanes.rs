@@ -1,12 +1,14 @@
 //! The lane kernel (up to four, or eight, Improved chains stepped together
 //! in vector lanes, `StepConfig::lanes`) against the scalar kernel: the same
-//! states bit for bit at both widths, for random chains, colliders and
-//! motions, hostile values included.
+//! states bit for bit at both widths and on every build of the eight-lane
+//! kernel this CPU runs, for random chains, colliders and motions, hostile
+//! values included.
 
 use alloc::vec::Vec;
 use proptest::prelude::*;
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
+use tress_core::simd::IsaLevel;
 use tress_core::spring::{ChainDesc, ContactMode, JointDesc, Mode, Pose, SpringWorld, StepConfig};
 
 use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
@@ -155,8 +157,24 @@ fn build(c: &Case, lanes: usize) -> World {
     w
 }
 
+/// `w` on the builds of `level` or lower (the lane kernel's AVX-512, AVX2
+/// or portable builds).
+fn at_most(mut w: World, level: IsaLevel) -> World {
+    w.set_isa(w.isa().at_most(level));
+    w
+}
+
+/// The widths and builds `run` compares with the scalar kernel.
+const LANED: [&str; 4] = ["4", "8", "8 (AVX2 at most)", "8 (portable)"];
+
 fn run(c: &Case) -> Result<(), TestCaseError> {
-    let mut worlds = [build(c, 0), build(c, 4), build(c, 8)];
+    let mut worlds = [
+        build(c, 0),
+        build(c, 4),
+        build(c, 8),
+        at_most(build(c, 8), IsaLevel::Avx2),
+        at_most(build(c, 8), IsaLevel::Portable),
+    ];
     for (dt, p, q) in &c.frames {
         for w in &mut worlds {
             w.set_frame_pose(0, Pose::new(*p, *q));
@@ -164,7 +182,7 @@ fn run(c: &Case) -> Result<(), TestCaseError> {
             w.advance(*dt);
         }
         let [scalar, laned @ ..] = &worlds;
-        for (w, width) in laned.iter().zip([4, 8]) {
+        for (w, width) in laned.iter().zip(LANED) {
             let d = first_difference(w, scalar);
             prop_assert!(
                 d.is_none(),

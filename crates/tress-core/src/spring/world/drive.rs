@@ -1,25 +1,22 @@
-//! The fixed-step driver of [`SpringWorld`]: frame-time accumulation,
-//! deterministic pose interpolation, teleport handling, collider posing and
-//! culling, and dispatch to the step kernels.
+//! The fixed-step driver of [`SpringWorld`]: frames through the shared
+//! [`StepClock`](crate::clock::StepClock), deterministic pose
+//! interpolation, teleport handling, collider posing and culling, and
+//! dispatch to the step kernels.
 
 use heapless::Vec;
 
 use super::super::chain::{Chain, Joint};
-use super::super::lanes::{Lane, LaneCtx, WIDE, WIDTH, step_group, step_group_wide};
+use super::super::lanes::{LANES4, LANES8, Lane, LaneCtx, step_group4, step_group8};
 use super::super::params::ContactMode;
 use super::super::params::Mode;
-use super::super::pose::Pose;
 use super::super::step::{
     ColliderState, NEAR_LANES, NearSet, StepCtx, rest_chain, step_authored, step_chain,
     step_chain_draped,
 };
 use super::super::vrm::{step_vrm, sync_tails};
-use super::{SpringWorld, UNITS_PER_SECOND, UNITS_PER_STEP};
+use super::SpringWorld;
 use crate::collide::{ShapeKind, closest_point_on_segment};
-use crate::math::{Real, Vec3, ops};
-
-/// Frames longer than this (seconds) are treated as this long.
-const MAX_FRAME_SECONDS: Real = 60.0;
+use crate::math::{Pose, Real, Vec3};
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
     /// Advances by a frame of `dt` seconds, interpolating every frame from its
@@ -30,7 +27,6 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             self.started = true;
             self.reset();
         }
-        let units = seconds_to_units(dt);
         // A jump beyond the teleport distance is not interpolated: the first
         // substep sees it whole and carries the hair rigidly.
         let limit = self.config.teleport_distance * self.scale;
@@ -39,25 +35,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 f.prev = f.cur;
             }
         }
-        let before = self.acc;
-        let total = before + units;
-        let due = total / UNITS_PER_STEP;
-        let max = self.config.max_substeps;
-        let n = due.min(max);
-        self.acc = if due > max {
-            total % UNITS_PER_STEP
-        } else {
-            total - due * UNITS_PER_STEP
-        };
+        let plan = self.clock.advance(dt);
         let mut poses = [Pose::IDENTITY; F];
-        for k in 1..=n {
+        for j in 0..plan.count {
             // Integer numerator and denominator: exact, so every frame rate
             // computes the same parameter for the same instant.
-            let t = if due > max {
-                k as Real / n as Real
-            } else {
-                (k * UNITS_PER_STEP - before) as Real / units as Real
-            };
+            let t = plan.fraction(j);
             for (p, f) in poses.iter_mut().zip(&self.frames) {
                 *p = f.prev.interpolate(&f.cur, t);
             }
@@ -66,7 +49,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         for f in &mut self.frames {
             f.prev = f.cur;
         }
-        n
+        plan.count
     }
 
     /// Advances by a frame of `dt` seconds, asking `pose_at(frame, substep)`
@@ -85,13 +68,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
             self.reset();
         }
-        let total = self.acc + seconds_to_units(dt);
-        let due = total / UNITS_PER_STEP;
-        let n = due.min(self.config.max_substeps);
-        self.acc = total - due * UNITS_PER_STEP;
+        let plan = self.clock.advance(dt);
         let mut poses = [Pose::IDENTITY; F];
-        for _ in 0..n {
-            let index = self.substeps + 1;
+        for j in 0..plan.count {
+            let index = plan.index(j);
             for (i, (p, f)) in poses.iter_mut().zip(&self.frames).enumerate() {
                 *p = pose_at(i, index).sanitized(&f.sub);
             }
@@ -101,7 +81,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             f.cur = f.sub;
             f.prev = f.sub;
         }
-        n
+        plan.count
     }
 
     pub(super) fn pose_colliders(&mut self, teleported: Option<&[bool; F]>) {
@@ -165,7 +145,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             if i - from < 2 {
                 continue;
             }
-            let group: Vec<Lane, WIDE> = laned[from..i]
+            let group: Vec<Lane, LANES8> = laned[from..i]
                 .iter()
                 .map(|&key| {
                     let ci = (key & 0xffff_ffff) as usize;
@@ -184,6 +164,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             let f = self.chains[group[0].chain].desc.frame;
             let m = self.chains[group[0].chain].desc.contact;
             let ctx = LaneCtx {
+                isa: self.isa,
                 scale: self.scale,
                 iterations: ctx_iters,
                 contact: m,
@@ -191,10 +172,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             };
             // Four chains or fewer take the four-lane kernel: eight lanes
             // would gather and compute padding.
-            if group.len() > WIDTH {
-                step_group_wide(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
+            if group.len() > LANES4 {
+                step_group8(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
             } else {
-                step_group(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
+                step_group4(&mut self.chains, &mut self.joints, &group, &poses[f], &ctx);
             }
             for l in &group {
                 is_laned[l.chain] = true;
@@ -231,10 +212,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
             self.check_finite(ci, poses);
         }
-        self.substeps += 1;
     }
 
-    /// Whether the lane kernel steps chain `c` (`lanes::step_group`).
+    /// Whether the lane kernel steps chain `c` (`lanes::step_group4`/`8`).
     fn lane_ready(&self, c: &Chain) -> bool {
         self.config.lanes
             && !c.authored
@@ -331,13 +311,4 @@ fn carry(c: &mut Chain, joints: &mut [Joint], from: &Pose, to: &Pose) {
         j.x = map(j.x);
         j.v = turn * j.v;
     }
-}
-
-/// Whole time units in `dt` seconds (NaN and negative: 0; capped at a minute).
-#[must_use]
-pub fn seconds_to_units(dt: Real) -> u32 {
-    if dt.is_nan() || dt <= 0.0 {
-        return 0;
-    }
-    ops::round(dt.min(MAX_FRAME_SECONDS) * UNITS_PER_SECOND as Real) as u32
 }

@@ -1,12 +1,14 @@
-//! Attachment-frame poses and their deterministic interpolation.
+//! [`Pose`], the rigid pose every solver uses (spring attachment frames,
+//! the strand head), and its deterministic interpolation.
 //!
 //! Substep poses are interpolated with a parameter formed from integer tick
-//! counts, and the formulas reproduce both end poses bit for bit, which is
-//! what makes states independent of the frame rate.
+//! counts ([`crate::clock`]), and the formulas reproduce both end poses bit
+//! for bit, which is what makes states independent of the frame rate.
 
-use crate::math::{Quat, Real, Vec3};
+use super::{Quat, Real, Vec3};
 
-/// A rigid pose: position and unit rotation.
+/// A rigid pose: position and unit rotation (for the strand solver, the
+/// head frame that carries the groom: head frame to world).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pose {
