@@ -1,16 +1,13 @@
-//! Editing a GLB's own glTF document in place: appended accessors and
-//! animations, everything else in the file copied untouched (textures,
-//! materials, morph targets and extensions that `model::Avatar` does not
-//! hold survive). Used by `tress fit` and `tress export`.
+//! The GLB container and the document-editing primitives every writer
+//! shares: open a GLB's own document, append accessors, seal and pack it.
 
 use serde_json::{Value, json};
 
-use crate::model::Animation;
-
-const FLOAT: u32 = 5126;
+/// glTF `componentType` of `f32`.
+pub const FLOAT: u32 = 5126;
 
 /// Appends `bytes` as a buffer view and an accessor; returns the accessor.
-pub(crate) fn push_accessor(
+pub fn push_accessor(
     doc: &mut Value,
     bin: &mut Vec<u8>,
     bytes: &[u8],
@@ -40,14 +37,15 @@ pub(crate) fn push_accessor(
 }
 
 /// `doc[key]` as an array, created when absent.
-pub(crate) fn array<'a>(doc: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
+pub fn array<'a>(doc: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
     if !doc[key].is_array() {
         doc[key] = json!([]);
     }
     doc[key].as_array_mut().expect("just made an array")
 }
 
-pub(crate) fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+/// Little-endian bytes of `v`.
+pub fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
     v.into_iter().flat_map(f32::to_le_bytes).collect()
 }
 
@@ -55,7 +53,7 @@ pub(crate) fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
 ///
 /// # Errors
 /// A message when the bytes are not such a GLB.
-pub(crate) fn open(original: &[u8]) -> Result<(Value, Vec<u8>), String> {
+pub fn open(original: &[u8]) -> Result<(Value, Vec<u8>), String> {
     if !original.starts_with(b"glTF") {
         return Err("not a GLB container".into());
     }
@@ -70,7 +68,7 @@ pub(crate) fn open(original: &[u8]) -> Result<(Value, Vec<u8>), String> {
 }
 
 /// Pads the binary chunk, records its length and packs the GLB.
-pub(crate) fn close(mut doc: Value, mut bin: Vec<u8>) -> Vec<u8> {
+pub fn close(mut doc: Value, mut bin: Vec<u8>) -> Vec<u8> {
     seal(&mut doc, &mut bin);
     to_glb(&doc, &bin)
 }
@@ -78,7 +76,7 @@ pub(crate) fn close(mut doc: Value, mut bin: Vec<u8>) -> Vec<u8> {
 /// Pads the binary chunk and records its length in buffer 0 (created when
 /// absent): the document as [`close`] packs it, for writers that note what
 /// the file holds before packing.
-pub(crate) fn seal(doc: &mut Value, bin: &mut Vec<u8>) {
+pub fn seal(doc: &mut Value, bin: &mut Vec<u8>) {
     while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
@@ -89,67 +87,9 @@ pub(crate) fn seal(doc: &mut Value, bin: &mut Vec<u8>) {
     buffers[0]["byteLength"] = json!(bin.len());
 }
 
-/// `original` with `anim` appended to its animations (one sampler per
-/// channel). Channel nodes index the file's own nodes.
-///
-/// # Errors
-/// A message when the file is not an embedded-buffer GLB or a channel names
-/// a node the file does not have.
-pub fn append_animation(original: &[u8], anim: &Animation) -> Result<Vec<u8>, String> {
-    let (mut doc, mut bin) = open(original)?;
-    let nodes = doc["nodes"].as_array().map_or(0, Vec::len);
-    let mut samplers = Vec::new();
-    let mut channels = Vec::new();
-    for c in &anim.channels {
-        if c.node >= nodes {
-            return Err(format!(
-                "channel on node {} but the file has {nodes} nodes",
-                c.node
-            ));
-        }
-        let crate::gltf_write::ChannelData {
-            path,
-            values: data,
-            ty,
-            width,
-            interpolation,
-        } = crate::gltf_write::channel_data(c);
-        let input = push_accessor(
-            &mut doc,
-            &mut bin,
-            &f32_bytes(c.times.iter().copied()),
-            FLOAT,
-            c.times.len(),
-            "SCALAR",
-            None,
-        );
-        // glTF requires the input accessor's bounds.
-        let lo = c.times.first().copied().unwrap_or(0.0);
-        let hi = c.times.last().copied().unwrap_or(0.0);
-        doc["accessors"][input]["min"] = json!([lo]);
-        doc["accessors"][input]["max"] = json!([hi]);
-        let output = push_accessor(
-            &mut doc,
-            &mut bin,
-            &f32_bytes(data.iter().copied()),
-            FLOAT,
-            data.len() / width,
-            ty,
-            None,
-        );
-        samplers.push(json!({ "input": input, "output": output, "interpolation": interpolation }));
-        channels.push(
-            json!({ "sampler": samplers.len() - 1, "target": { "node": c.node, "path": path } }),
-        );
-    }
-    array(&mut doc, "animations")
-        .push(json!({ "name": anim.name, "samplers": samplers, "channels": channels }));
-    Ok(close(doc, bin))
-}
-
 /// `doc` and `bin` packed as they are (no padding of `bin`, no buffer
 /// length set).
-pub(crate) fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
+pub fn to_glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
     let mut json_bytes = serde_json::to_vec(doc).expect("JSON values always serialise");
     while !json_bytes.len().is_multiple_of(4) {
         json_bytes.push(b' ');

@@ -92,13 +92,13 @@ impl GltfBuilder {
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         for c in &anim.channels {
-            let ChannelData {
+            let super::channel::ChannelData {
                 path,
                 values: data,
                 ty,
                 width,
                 interpolation,
-            } = channel_data(c);
+            } = super::channel::channel_data(c);
             let tv = self.add_view(bytes_of_f32(&c.times), None);
             let lo = c.times.first().copied().unwrap_or(0.0);
             let hi = c.times.last().copied().unwrap_or(0.0);
@@ -302,45 +302,7 @@ impl GltfBuilder {
         while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
-        crate::glb_edit::to_glb(&doc, &bin)
-    }
-}
-
-/// One animation channel's glTF pieces: target path, flattened values,
-/// accessor type and its width, interpolation name.
-pub(crate) struct ChannelData {
-    pub path: &'static str,
-    pub values: Vec<f32>,
-    pub ty: &'static str,
-    pub width: usize,
-    pub interpolation: &'static str,
-}
-
-pub(crate) fn channel_data(c: &crate::model::Channel) -> ChannelData {
-    use crate::model::{ChannelValues, Interpolation};
-    let flat3 = |v: &[Vec3]| v.iter().flat_map(|x| x.to_array()).collect();
-    let (path, values, ty, width) = match &c.values {
-        ChannelValues::Translation(v) => ("translation", flat3(v), "VEC3", 3),
-        ChannelValues::Rotation(v) => (
-            "rotation",
-            v.iter().flat_map(|x| x.to_array()).collect(),
-            "VEC4",
-            4,
-        ),
-        ChannelValues::Scale(v) => ("scale", flat3(v), "VEC3", 3),
-        ChannelValues::Weights(v) => ("weights", v.clone(), "SCALAR", 1),
-    };
-    let interpolation = match c.interpolation {
-        Interpolation::Linear => "LINEAR",
-        Interpolation::Step => "STEP",
-        Interpolation::CubicSpline => "CUBICSPLINE",
-    };
-    ChannelData {
-        path,
-        values,
-        ty,
-        width,
-        interpolation,
+        super::glb::to_glb(&doc, &bin)
     }
 }
 

@@ -1,6 +1,6 @@
 //! `VRMC_node_constraint` on nodes, ordered for evaluation (a cycle is an error).
 
-use super::Ctx;
+use super::ctx::Ctx;
 use super::vrm1::spec_version;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::J;

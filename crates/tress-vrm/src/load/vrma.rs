@@ -1,6 +1,6 @@
 //! VRM Animation (`VRMC_vrm_animation`): humanoid map → nodes of the clip.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use super::vrm1::{humanoid_object, spec_version};
 use crate::error::Result;
 use crate::json::J;

@@ -1,6 +1,6 @@
-//! Entry points: [`load_path`] and [`load_bytes`].
+//! Entry points: [`load_path`], [`load_bytes`] and [`load_bytes_with`].
 //!
-//! Pipeline: GLB container (via the `gltf` crate's [`gltf::Glb`]) → JSON
+//! Pipeline: GLB container (via the `gltf` crate's `Glb`) → JSON
 //! (`serde_json`) → path-tracking decode of the glTF core (`gltf.rs`,
 //! `buffers.rs`) → VRM extensions (`vrm0.rs`, `vrm1.rs`, `vrma.rs`,
 //! `constraints.rs`) → schema validation of the whole document by
@@ -10,45 +10,25 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result};
 use crate::json::J;
 use crate::model::{Avatar, Format, SpringSystem};
+use ctx::Ctx;
 
 mod buffers;
 mod constraints;
+
+use buffers::BufferResolver;
+mod ctx;
 mod gltf;
 mod vrm0;
 mod vrm1;
 mod vrma;
 
-pub(crate) use vrm1::hair_flags;
+pub use vrm1::hair_flags;
 
 /// Largest file accepted (bytes); larger inputs fail before parsing.
 pub const MAX_FILE_BYTES: usize = 1 << 30;
-
-/// Warnings collected during a load.
-#[derive(Debug, Default)]
-pub(crate) struct Ctx {
-    warnings: Vec<Warning>,
-    once: Vec<&'static str>,
-}
-
-impl Ctx {
-    pub fn warn(&mut self, path: &str, msg: &str) {
-        self.warnings.push(Warning {
-            path: path.to_owned(),
-            message: msg.to_owned(),
-        });
-    }
-
-    /// Warns only the first time `key` comes up.
-    pub fn note_once(&mut self, key: &'static str, path: &str, msg: &str) {
-        if !self.once.contains(&key) {
-            self.once.push(key);
-            self.warn(path, msg);
-        }
-    }
-}
 
 /// Loads a `.vrm`, `.glb`, `.vrma` or `.gltf` file; external buffers are
 /// resolved next to it.
@@ -73,6 +53,32 @@ pub fn load_path(path: impl AsRef<Path>) -> Result<Avatar> {
 /// # Errors
 /// [`Error`] naming the JSON path and what is wrong there.
 pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>) -> Result<Avatar> {
+    match base_dir {
+        Some(dir) => load_bytes_with(bytes, |rel| {
+            let p = dir.join(rel);
+            std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+        }),
+        None => load_resolved(bytes, None),
+    }
+}
+
+/// Loads from memory, reading external buffers through `resolve` instead of
+/// the file system (a game engine's virtual files, an archive, a network).
+/// `resolve` gets each buffer's `uri` percent-decoded and already checked to
+/// stay inside the model's folder; its error message becomes an
+/// [`ErrorKind::Io`] error at `buffers[i].uri`. GLB files with only their
+/// binary chunk never call it.
+///
+/// # Errors
+/// [`Error`] naming the JSON path and what is wrong there.
+pub fn load_bytes_with(
+    bytes: &[u8],
+    mut resolve: impl FnMut(&str) -> core::result::Result<Vec<u8>, String>,
+) -> Result<Avatar> {
+    load_resolved(bytes, Some(&mut resolve))
+}
+
+fn load_resolved(bytes: &[u8], resolve: Option<&mut BufferResolver<'_>>) -> Result<Avatar> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(Error::new(
             ErrorKind::Bounds,
@@ -124,10 +130,14 @@ pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>) -> Result<Avatar> {
             ),
         )
     })?;
-    load_value(&value, bin, base_dir)
+    load_value(&value, bin, resolve)
 }
 
-fn load_value(value: &Value, bin: Option<&[u8]>, base_dir: Option<&Path>) -> Result<Avatar> {
+fn load_value(
+    value: &Value,
+    bin: Option<&[u8]>,
+    resolve: Option<&mut BufferResolver<'_>>,
+) -> Result<Avatar> {
     let root = J::root(value);
     root.obj()?;
     let mut ctx = Ctx::default();
@@ -146,7 +156,7 @@ fn load_value(value: &Value, bin: Option<&[u8]>, base_dir: Option<&Path>) -> Res
             }
         }
     }
-    let data = buffers::Data::new(&root, bin, base_dir)?;
+    let data = buffers::Data::new(&root, bin, resolve)?;
     let nodes = gltf::nodes(&root)?;
     let materials = gltf::materials(&root)?;
     let meshes = gltf::meshes(&root, &data, &materials, &mut ctx)?;
@@ -204,7 +214,7 @@ fn load_value(value: &Value, bin: Option<&[u8]>, base_dir: Option<&Path>) -> Res
     constraints::load(&root, &mut avatar, &mut ctx)?;
     vrm1::classify_hair(&mut avatar);
     validate_with_gltf_crate(value, &mut ctx)?;
-    avatar.warnings = ctx.warnings;
+    avatar.warnings = ctx.into_warnings();
     Ok(avatar)
 }
 
@@ -241,4 +251,88 @@ fn validate_with_gltf_crate(value: &Value, ctx: &mut Ctx) -> Result<()> {
         ctx.warn(&p, &format!("glTF schema: {err}"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `.gltf` whose one triangle lies in an external buffer named with a
+    /// space (`tri%20angle.bin` in the file).
+    const GLTF: &str = r#"{
+        "asset": { "version": "2.0" },
+        "nodes": [{ "name": "tri", "mesh": 0 }],
+        "scenes": [{ "nodes": [0] }],
+        "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0 } }] }],
+        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                        "min": [0, 0, 0], "max": [1, 1, 0] }],
+        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+        "buffers": [{ "byteLength": 36, "uri": "tri%20angle.bin" }]
+    }"#;
+
+    fn triangle() -> Vec<u8> {
+        [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+            .iter()
+            .flatten()
+            .flat_map(|c| c.to_le_bytes())
+            .collect()
+    }
+
+    #[test]
+    fn external_buffers_come_from_the_resolver() {
+        let mut asked = Vec::new();
+        let a = load_bytes_with(GLTF.as_bytes(), |uri| {
+            asked.push(uri.to_owned());
+            Ok(triangle())
+        })
+        .unwrap();
+        assert_eq!(asked, ["tri angle.bin"]);
+        let p = &a.meshes[0].primitives[0].positions;
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[1], glam::Vec3::X);
+        assert_eq!(p[2], glam::Vec3::Y);
+    }
+
+    #[test]
+    fn a_resolver_failure_names_the_buffer() {
+        let e = load_bytes_with(GLTF.as_bytes(), |uri| Err(format!("no {uri} here"))).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Io);
+        assert_eq!(e.path, "buffers[0].uri");
+        assert_eq!(e.message, "no tri angle.bin here");
+        // A buffer shorter than it claims is still caught after the resolver.
+        let e = load_bytes_with(GLTF.as_bytes(), |_| Ok(vec![0; 8])).unwrap_err();
+        assert_eq!(
+            (e.kind, e.path.as_str()),
+            (ErrorKind::Bounds, "buffers[0].byteLength")
+        );
+    }
+
+    #[test]
+    fn uris_leaving_the_folder_never_reach_the_resolver() {
+        for uri in [
+            "../secret.bin",
+            "/etc/passwd",
+            "res://x.bin",
+            "a/%2e%2e/b.bin",
+        ] {
+            let doc = GLTF.replace("tri%20angle.bin", uri);
+            let e =
+                load_bytes_with(doc.as_bytes(), |u| panic!("resolver asked for {u}")).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Invalid, "{uri}: {e}");
+        }
+    }
+
+    #[test]
+    fn load_bytes_reads_buffers_beside_the_base_dir() {
+        let dir = std::env::temp_dir().join(format!("tress-vrm-resolve-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("tri angle.bin"), triangle()).unwrap();
+        let a = load_bytes(GLTF.as_bytes(), Some(&dir));
+        let missing = load_bytes(GLTF.as_bytes(), Some(&dir.join("nowhere")));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(a.unwrap().meshes[0].primitives[0].positions.len(), 3);
+        let e = missing.unwrap_err();
+        assert_eq!((e.kind, e.path.as_str()), (ErrorKind::Io, "buffers[0].uri"));
+        assert!(e.message.starts_with("cannot read "), "{e}");
+    }
 }

@@ -6,6 +6,11 @@ use std::path::Path;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::J;
 
+/// Reads one external buffer: given the buffer's `uri`, percent-decoded and
+/// known to stay inside the model's folder (no `..`, not absolute, no
+/// scheme), returns its bytes or says why it cannot.
+pub(crate) type BufferResolver<'r> = dyn FnMut(&str) -> core::result::Result<Vec<u8>, String> + 'r;
+
 /// Accessors without a bufferView are all zeros; cap how many such
 /// components one may ask for so a claimed huge count cannot allocate gigabytes.
 const MAX_VIRTUAL_ELEMENTS: usize = 1 << 22;
@@ -153,8 +158,14 @@ fn percent_decode(s: &str) -> String {
 }
 
 impl<'a> Data<'a> {
-    /// Reads `buffers`, `bufferViews` and notes `accessors` (decoded on demand).
-    pub fn new(root: &J<'a>, bin: Option<&'a [u8]>, base_dir: Option<&Path>) -> Result<Self> {
+    /// Reads `buffers`, `bufferViews` and notes `accessors` (decoded on
+    /// demand); external buffers come from `resolve` (`None` makes them an
+    /// error).
+    pub fn new(
+        root: &J<'a>,
+        bin: Option<&'a [u8]>,
+        mut resolve: Option<&mut BufferResolver<'_>>,
+    ) -> Result<Self> {
         let mut buffers = Vec::new();
         for (i, b) in root.list("buffers")?.into_iter().enumerate() {
             let len = b.req("byteLength")?.usize()?;
@@ -178,7 +189,7 @@ impl<'a> Data<'a> {
                             uri_j.err(ErrorKind::Invalid, "data URI holds invalid base64")
                         })?)
                     } else {
-                        let Some(dir) = base_dir else {
+                        let Some(resolve) = resolve.as_deref_mut() else {
                             return Err(uri_j.err(
                                 ErrorKind::Io,
                                 format!("external buffer `{uri}` but no base directory was given"),
@@ -192,10 +203,7 @@ impl<'a> Data<'a> {
                                 format!("buffer uri `{uri}` leaves the model's directory"),
                             ));
                         }
-                        let p = dir.join(&rel);
-                        Cow::Owned(std::fs::read(&p).map_err(|e| {
-                            uri_j.err(ErrorKind::Io, format!("cannot read {}: {e}", p.display()))
-                        })?)
+                        Cow::Owned(resolve(&rel).map_err(|e| uri_j.err(ErrorKind::Io, e))?)
                     }
                 }
             };

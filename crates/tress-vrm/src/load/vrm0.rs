@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use super::Ctx;
+use super::ctx::Ctx;
 use super::vrm1::HUMAN_BONES;
 use crate::error::Result;
 use crate::json::J;

@@ -2,8 +2,8 @@
 
 use glam::{Mat4, Quat, Vec3, Vec4};
 
-use super::Ctx;
 use super::buffers::Data;
+use super::ctx::Ctx;
 use crate::error::{ErrorKind, Result};
 use crate::json::J;
 use crate::model::{Animation, Channel, ChannelValues, Interpolation, Mesh, Node, Primitive, Skin};

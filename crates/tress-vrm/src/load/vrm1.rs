@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::error::{ErrorKind, Result};
 use crate::json::J;
 use crate::model::{
@@ -328,7 +328,7 @@ const HAIR_WORDS: [&str; 10] = [
 /// Head-hair flags of one chain: (first joint under the humanoid head,
 /// named like hair). Shared with the hair fitter, so a fitted chain carries
 /// the flags a reload would give it.
-pub(crate) fn hair_flags(avatar: &Avatar, c: &SpringChain) -> (bool, bool) {
+pub fn hair_flags(avatar: &Avatar, c: &SpringChain) -> (bool, bool) {
     let head = avatar.humanoid.as_ref().and_then(|h| h.bone("head"));
     let first = c.joints.first().map(|j| j.node);
     let under_head = match (head, first) {

@@ -1,0 +1,7 @@
+//! Integration tests of `tress-vrm`, one binary (`cargo test -p tress-vrm --test vrm`).
+
+extern crate alloc;
+
+mod assets;
+mod common;
+mod errors;
