@@ -8,12 +8,12 @@
 use core::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tress_rig::fit::{self, FitOptions};
+use tress_tools::fit::{self, FitOptions};
 
 fn bench(c: &mut Criterion) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar.vrm");
     let bytes = std::fs::read(path).expect("built-in avatar asset");
-    let avatar = tress_rig::load_bytes(&bytes, None).expect("load");
+    let avatar = tress_vrm::load_bytes(&bytes, None).expect("load");
     let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
     let opts = FitOptions::default();
     let mut g = c.benchmark_group("fit");

@@ -30,10 +30,10 @@ fn bench(c: &mut Criterion) {
     let bytes = std::fs::read(&path).expect("read Godette");
     let mut g = c.benchmark_group("load");
     g.bench_function("godette_vrm0_from_memory", |b| {
-        b.iter(|| black_box(tress_rig::load_bytes(black_box(&bytes), None).expect("load")));
+        b.iter(|| black_box(tress_vrm::load_bytes(black_box(&bytes), None).expect("load")));
     });
     g.bench_function("godette_vrm0_from_disk", |b| {
-        b.iter(|| black_box(tress_rig::load_path(black_box(&path)).expect("load")));
+        b.iter(|| black_box(tress_vrm::load_path(black_box(&path)).expect("load")));
     });
     g.finish();
 }

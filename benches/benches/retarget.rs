@@ -35,8 +35,8 @@ fn bench(c: &mut Criterion) {
     ) else {
         return;
     };
-    let source = tress_rig::load_path(lib).expect("load the library");
-    let target = tress_rig::load_path(godette).expect("load Godette");
+    let source = tress_vrm::load_path(lib).expect("load the library");
+    let target = tress_vrm::load_path(godette).expect("load Godette");
     let map = BoneMap::detect(&source).expect("DEF- names");
     let r = Retargeter::new(&source, &map, &target).expect("retargeter");
     // Spell_Simple_Idle_Loop is 2.08 s long: the "one 2 s clip".

@@ -5,5 +5,5 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     // Must return Ok or Err; a panic, hang or huge allocation is a finding.
-    let _ = tress_rig::load_bytes(data, None);
+    let _ = tress_vrm::load_bytes(data, None);
 });

@@ -17,7 +17,7 @@ struct Base {
 fn base() -> &'static Base {
     static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
-        let (glb, _) = tress_rig::avatar::build(tress_rig::avatar::Variant::Standard);
+        let (glb, _) = tress_tools::avatar::build(tress_tools::avatar::Variant::Standard);
         let jlen = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
         let mut json: Value = serde_json::from_slice(&glb[20..20 + jlen]).unwrap();
         let bin_start = 20 + jlen + 8;
@@ -160,5 +160,5 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let bytes = glb(&json, &b.bin);
-    let _ = tress_rig::load_bytes(&bytes, None);
+    let _ = tress_vrm::load_bytes(&bytes, None);
 });

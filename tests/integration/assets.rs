@@ -1,7 +1,7 @@
 //! The committed generated assets are exactly what the code generates now.
 
-use tress_rig::avatar::{self, Variant};
 use tress_tests::repo_root;
+use tress_tools::avatar::{self, Variant};
 
 #[test]
 fn committed_assets_equal_a_fresh_generation() {

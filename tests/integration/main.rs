@@ -1,3 +1,4 @@
 //! Workspace-level integration tests: behaviour that spans crates.
 
 mod assets;
+mod credits;

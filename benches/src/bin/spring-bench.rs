@@ -119,10 +119,10 @@ fn main() {
 /// when the asset is missing (run from the repository root).
 fn builtin_rig() -> Option<(usize, (f64, f64))> {
     use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
-    use tress_rig::measure::motion::{Motion, Skeleton};
     use tress_rig::spring_rig::{RigOptions, SpringRig};
+    use tress_tools::measure::motion::{Motion, Skeleton};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar.vrm");
-    let Ok(avatar) = tress_rig::load_path(path) else {
+    let Ok(avatar) = tress_vrm::load_path(path) else {
         eprintln!("built-in avatar rig: {path} not found, row skipped");
         return None;
     };

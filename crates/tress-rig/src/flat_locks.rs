@@ -13,7 +13,7 @@ use alloc::collections::BTreeMap;
 use glam::{Mat4, Vec3};
 use tress_core::math::ops;
 
-use crate::model::Avatar;
+use tress_vrm::model::Avatar;
 
 /// Width-to-thickness ratio (square root of the covariance eigenvalues'
 /// ratio) from which a lock counts as flat.
@@ -62,7 +62,7 @@ pub fn lock_shapes(avatar: &Avatar) -> BTreeMap<usize, LockShape> {
     // Owned rest positions per bone.
     let bones: alloc::collections::BTreeSet<usize> = segments.keys().copied().collect();
     let mut owned: BTreeMap<usize, Vec<Vec3>> = BTreeMap::new();
-    for v in crate::anim::skin::skinned_vertices(avatar, &bones) {
+    for v in crate::skin::skinned_vertices(avatar, &bones) {
         let p = v.skin(&rest);
         if p.is_finite() {
             owned.entry(v.owner).or_default().push(p);

@@ -1,35 +1,26 @@
-//! Tress rig: loaders and tools around [`tress_core`].
+//! Tress rig: what an engine needs at run time to put Tress on a VRM avatar.
 //!
-//! - [`load_path`] / [`load_bytes`]: VRM 0.x and 1.0 (`.vrm`), glTF
-//!   (`.glb`, `.gltf` with external buffers) and VRM Animation (`.vrma`)
-//!   into the typed [`Avatar`]: nodes, meshes, skins, humanoid, meta,
-//!   spring chains and colliders, node constraints, animations.
-//! - [`fit`]: rigs a hair mesh as a spring chain; [`fit_colliders`]: fits
-//!   spring colliders to the body and picks each chain's contact mode.
-//! - [`anim`]: humanoid clips retargeted onto any VRM avatar; [`measure`]:
-//!   hair quality on a standard run.
-//! - [`Error`] names the JSON path and the fact; [`Warning`]s list what was
-//!   tolerated.
+//! - [`spring_rig`]: an [`Avatar`](tress_vrm::Avatar)'s springs and colliders
+//!   as a ready [`tress_core::spring::SpringWorld`], frames keyed by node.
+//! - [`hand_rig`]: spring chains set up by hand (bone names, joint values,
+//!   colliders on bones) as an avatar the same spring rig takes.
+//! - [`constraint_rig`]: VRM node constraints evaluated over an engine's
+//!   poses each frame, and parsed from names and words.
+//! - [`flat_locks`]: each spring bone's lock shape read from the skinned mesh.
+//! - [`skin`]: which vertices are hair and which are body, and the one
+//!   linear-blend skinning every measurement and check uses.
+//! - [`fit_colliders`]: spring colliders fitted to the body, contact per chain.
+//! - [`anim`]: humanoid clips sampled and retargeted onto any VRM avatar,
+//!   with their checks.
+//! - [`groom`]: strand grooms (TressFX `.tfx`, OBJ polylines, procedural).
 
 extern crate alloc;
 
 pub mod anim;
-pub mod avatar;
-pub mod bake;
-pub mod cli;
-pub mod error;
-pub mod fit;
+pub mod constraint_rig;
 pub mod fit_colliders;
 pub mod flat_locks;
-pub mod glb_edit;
-pub mod gltf_write;
 pub mod groom;
-mod json;
-pub mod load;
-pub mod measure;
-pub mod model;
-
-pub use error::{Error, ErrorKind, Warning};
-pub use load::{load_bytes, load_path};
-pub use model::*;
+pub mod hand_rig;
+pub mod skin;
 pub mod spring_rig;

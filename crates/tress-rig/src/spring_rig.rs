@@ -19,7 +19,7 @@ use tress_core::spring::{
     SpringWorld, StepConfig,
 };
 
-use crate::model::{Avatar, ColliderShape, SpringChain, SpringJoint};
+use tress_vrm::model::{Avatar, ColliderShape, SpringChain, SpringJoint};
 
 /// The world type every avatar uses: up to 1,024 joints, 96 chains,
 /// 64 colliders and 32 attachment frames (boxed: it is large).
@@ -434,10 +434,12 @@ impl SpringRig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::avatar::{self, Variant};
 
+    /// The committed built-in avatar (`assets/`, which `tress-tests` holds
+    /// equal to a fresh generation by `tress-tools`).
     fn built_in() -> Avatar {
-        crate::load_bytes(&avatar::build(Variant::Standard).0, None).expect("built-in avatar loads")
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+        tress_vrm::load_path(path).expect("built-in avatar loads")
     }
 
     #[test]

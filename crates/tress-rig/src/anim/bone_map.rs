@@ -3,7 +3,7 @@
 
 use alloc::collections::{BTreeMap, BTreeSet};
 
-use crate::model::Avatar;
+use tress_vrm::model::Avatar;
 
 /// Bones every retarget needs on both sides (VRM 1.0's required set).
 pub const REQUIRED: [&str; 15] = [

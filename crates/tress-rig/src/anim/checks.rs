@@ -8,9 +8,10 @@ use glam::{Mat4, Vec3};
 use super::bone_map::REQUIRED;
 use super::clip::Clip;
 use super::sample::{Local, world_from_local};
-use super::skin::{SkinnedVertex, Soles, skinned_vertices};
-use crate::model::Avatar;
+use super::soles::Soles;
+use crate::skin::{SkinnedVertex, skinned_vertices};
 use tress_core::math::ops;
+use tress_vrm::model::Avatar;
 
 /// What the validation found wrong with one clip on one avatar.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -39,7 +40,7 @@ impl Validity {
 /// Validates `clip` as retargeted onto `target`.
 #[must_use]
 pub fn validate(clip: &Clip, target: &Avatar) -> Validity {
-    let hair = crate::measure::mesh::spring_nodes(target);
+    let hair = crate::skin::spring_nodes(target);
     let mut v = Validity::default();
     for r in REQUIRED {
         if !clip

@@ -4,7 +4,7 @@
 use glam::{Quat, Vec3};
 use tress_core::math::ops;
 
-use crate::model::{Animation, Avatar, Channel, ChannelValues, Interpolation};
+use tress_vrm::model::{Animation, Avatar, Channel, ChannelValues, Interpolation};
 
 /// The local rotation track of one target bone.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,19 +14,19 @@ pub mod checks;
 pub mod clip;
 pub mod retarget;
 pub mod sample;
-pub(crate) mod skin;
+pub mod soles;
 
 pub use bone_map::{BoneMap, MapSource};
 pub use clip::{Clip, Track};
 pub use retarget::{RetargetError, RetargetOptions, Retargeter};
 
-use crate::model::Avatar;
+use tress_vrm::model::Avatar;
 
 /// The target's skeleton (node names and rest transforms, no meshes) with
 /// `clips` as glTF animations, as a `.glb`.
 #[must_use]
 pub fn clip_glb(target: &Avatar, clips: &[Clip]) -> Vec<u8> {
-    let mut b = crate::gltf_write::GltfBuilder::new();
+    let mut b = tress_vrm::gltf_out::GltfBuilder::new();
     for n in &target.nodes {
         let i = b.add_node(&n.name, n.translation, n.rotation);
         b.set_node_scale(i, n.scale);

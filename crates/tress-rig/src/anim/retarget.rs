@@ -25,9 +25,10 @@ use glam::{Mat4, Quat, Vec3};
 use super::bone_map::{BONES, BoneMap, GROUND_ALIGNED, humanoid_parent};
 use super::clip::{Clip, Track};
 use super::sample::{Local, key_interval, local_pose, world_from_local};
-use super::skin::{SkinnedVertex, Soles};
-use crate::model::{Animation, Avatar};
+use super::soles::Soles;
+use crate::skin::SkinnedVertex;
 use tress_core::math::ops;
+use tress_vrm::model::{Animation, Avatar};
 
 /// How to retarget.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -223,7 +224,7 @@ impl<'a> Retargeter<'a> {
             }
         };
 
-        let hair = crate::measure::mesh::spring_nodes(target);
+        let hair = crate::skin::spring_nodes(target);
         let both = |b: &str| Some((map.node(b)?, humanoid.bone(b)?));
         let mut pairs: Vec<Pair> = Vec::new();
         // Alignment per bone, for children that inherit it.

@@ -2,7 +2,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::model::{Animation, Avatar, Channel, ChannelValues, Interpolation};
+use tress_vrm::model::{Animation, Avatar, Channel, ChannelValues, Interpolation};
 
 /// Local transform of one node.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,6 +1,6 @@
 //! The body and hair vertices the fitter covers, at the rest pose.
 //!
-//! The classification is the measurement's ([`crate::measure::mesh`]): body
+//! The classification is the measurement's ([`crate::skin::mesh`]): body
 //! vertices belong to body triangles (skinned, no hair vertex, material not
 //! named like hair), hair vertices carry their largest weight on a spring
 //! joint. Each vertex is owned by the node with its largest skin weight; a
@@ -11,8 +11,8 @@
 
 use glam::Vec3;
 
-use crate::measure::mesh::{MeshSet, spring_nodes};
-use crate::model::Avatar;
+use crate::skin::{MeshSet, spring_nodes};
+use tress_vrm::model::Avatar;
 
 /// Rest-pose vertices with their owning node.
 #[derive(Debug, Clone, Default)]

@@ -38,8 +38,8 @@ use tress_core::math::ops;
 use super::geom::{
     Round, chain_colliders, chain_points, node_name, percentile, point_segment_distance, reach,
 };
-use super::{ChainContact, ColliderFit, ContactChoice, Ctx};
-use crate::measure::penetration::THRESHOLD;
+use super::model::{ChainContact, ColliderFit, ContactChoice, Ctx};
+use crate::skin::CONTACT_THRESHOLD as THRESHOLD;
 
 /// Chooses each chain's contact mode (module documentation).
 pub(crate) fn choose(ctx: &Ctx<'_>, fit: &mut ColliderFit) {
@@ -50,7 +50,7 @@ pub(crate) fn choose(ctx: &Ctx<'_>, fit: &mut ColliderFit) {
         shapes[g.collider].shape = g.new;
     }
     let first_added = shapes.len();
-    shapes.extend(fit.added.iter().map(|a| crate::model::Collider {
+    shapes.extend(fit.added.iter().map(|a| tress_vrm::model::Collider {
         node: a.node,
         shape: a.shape,
     }));

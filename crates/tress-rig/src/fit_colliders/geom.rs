@@ -7,7 +7,7 @@ use glam::{Mat4, Vec3};
 use tress_core::collide::{closest_point_on_segment, closest_points_segments};
 use tress_core::math::ops;
 
-use crate::model::{Avatar, Collider, ColliderShape, SpringChain};
+use tress_vrm::model::{Avatar, Collider, ColliderShape, SpringChain};
 
 /// A sphere or capsule posed at rest, in world space (a sphere has `a == b`).
 #[derive(Debug, Clone, Copy, PartialEq)]

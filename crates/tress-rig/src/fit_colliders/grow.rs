@@ -16,8 +16,8 @@
 use alloc::collections::BTreeMap;
 
 use super::geom::{Round, chain_colliders, chain_points, node_name, percentile, rest_clearance};
-use super::{ColliderFit, Ctx, Grown};
-use crate::model::ColliderShape;
+use super::model::{ColliderFit, Ctx, Grown};
+use tress_vrm::model::ColliderShape;
 
 /// Growth below this is rounding, not worth reporting (0.1 mm).
 const MIN_GROWTH: f32 = 1e-4;

@@ -4,8 +4,8 @@ use core::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{ColliderFit, ContactChoice};
-use crate::model::{Avatar, ColliderShape};
+use super::model::{ColliderFit, ContactChoice};
+use tress_vrm::model::{Avatar, ColliderShape};
 
 fn mm(m: f32) -> String {
     format!("{:.1} mm", m * 1000.0)

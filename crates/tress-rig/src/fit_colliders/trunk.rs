@@ -30,8 +30,8 @@ use super::geom::{
     Round, chain_colliders, chain_points, node_name, percentile, point_segment_distance, reach,
     rest_clearance,
 };
-use super::{Added, ColliderFit, Ctx, Linked, MAX_COLLIDERS};
-use crate::model::ColliderShape;
+use super::model::{Added, ColliderFit, Ctx, Linked, MAX_COLLIDERS};
+use tress_vrm::model::ColliderShape;
 
 /// A capsule squeezed below this fraction of the radius the trunk needs
 /// would not cover it; it is left out with a note instead.

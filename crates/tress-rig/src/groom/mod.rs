@@ -2,14 +2,19 @@
 //! polyline files or generated on a head sphere, and resampled to the fixed
 //! particle count the strand solver simulates.
 //!
+//! - [`load_any`] / [`read_any`]: either file format, chosen by the file
+//!   name, from disk or from bytes the caller read.
 //! - [`tfx`]: TressFX 3 and 4 binary reader.
 //! - [`obj`]: OBJ `l` polyline reader.
 //! - [`procedural`]: seeded strands draped over a head sphere.
 //! - [`resample`]: arc-length resampling.
 //! - [`scene`]: the turning-head test scene (groom, colliders, motion).
 //! - [`error`]: typed errors ([`GroomError`]).
+//!
+//! [`Groom::subset`] picks the strands a level of detail simulates.
 
 pub mod error;
+mod load;
 pub mod obj;
 pub mod procedural;
 pub mod resample;
@@ -17,6 +22,7 @@ pub mod scene;
 pub mod tfx;
 
 pub use error::GroomError;
+pub use load::{load_any, read_any};
 pub use procedural::ProceduralGroom;
 
 use glam::{Quat, Vec3};
@@ -140,6 +146,26 @@ impl Groom {
         out
     }
 
+    /// An even share of the strands (level of detail): `fraction`, clamped
+    /// to 0.01..=1, of the strands (at least one; rounded down), strand `i`
+    /// of the `keep` kept being strand `i · total / keep`. After
+    /// [`ordered_by_root`](Self::ordered_by_root) the kept strands spread
+    /// over the whole scalp. A NaN `fraction` keeps one strand; an empty
+    /// groom stays empty.
+    #[must_use]
+    pub fn subset(&self, fraction: f32) -> Self {
+        let total = self.strand_count();
+        let mut out = Self::new();
+        if total == 0 {
+            return out;
+        }
+        let keep = ((total as f32 * fraction.clamp(0.01, 1.0)) as usize).max(1);
+        for i in 0..keep {
+            out.push_strand(self.strand(i * total / keep));
+        }
+        out
+    }
+
     /// Every strand resampled by arc length to `particles` points.
     ///
     /// # Errors
@@ -173,4 +199,49 @@ fn morton3(x: u32, y: u32, z: u32) -> u32 {
         (v | (v << 2)) & 0x0924_9249
     }
     spread(x) | (spread(y) << 1) | (spread(z) << 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` two-point strands, strand `i` rooted at `x = i`.
+    fn row(n: usize) -> Groom {
+        let mut g = Groom::new();
+        for i in 0..n {
+            let root = Vec3::new(i as f32, 0.0, 0.0);
+            g.push_strand(&[root, root - Vec3::Y]);
+        }
+        g
+    }
+
+    fn roots(g: &Groom) -> Vec<f32> {
+        g.strands().map(|s| s[0].x).collect()
+    }
+
+    #[test]
+    fn subset_of_all_keeps_every_strand() {
+        let g = row(10);
+        assert_eq!(g.subset(1.0), g);
+        // Above 1 is clamped.
+        assert_eq!(g.subset(3.0), g);
+    }
+
+    #[test]
+    fn a_quarter_is_spread_evenly_over_the_groom() {
+        let g = row(100);
+        let q = g.subset(0.25);
+        assert_eq!(q.strand_count(), 25);
+        // Strand i of 25 is strand 4i: first to last, evenly.
+        let want: Vec<f32> = (0..25).map(|i| (4 * i) as f32).collect();
+        assert_eq!(roots(&q), want);
+        assert_eq!(q.strand(3), g.strand(12));
+        // Rounded down, at least one, clamped to 1 %.
+        assert_eq!(row(10).subset(0.25).strand_count(), 2);
+        assert_eq!(roots(&row(10).subset(0.25)), [0.0, 5.0]);
+        assert_eq!(row(10).subset(0.0).strand_count(), 1);
+        assert_eq!(row(1000).subset(0.0).strand_count(), 10);
+        assert_eq!(row(10).subset(f32::NAN).strand_count(), 1);
+        assert_eq!(Groom::new().subset(0.5).strand_count(), 0);
+    }
 }

@@ -17,8 +17,16 @@ use super::{Groom, GroomError};
 /// # Errors
 /// [`GroomError`] for I/O failures and malformed files.
 pub fn load_obj(path: impl AsRef<Path>) -> Result<Groom, GroomError> {
-    let bytes = std::fs::read(path)?;
-    let text = core::str::from_utf8(&bytes).map_err(|e| GroomError::Parse {
+    read_obj_bytes(&std::fs::read(path)?)
+}
+
+/// Parses OBJ bytes, which must be UTF-8 text.
+///
+/// # Errors
+/// [`GroomError::Parse`] for text that is not UTF-8 (naming the line) and
+/// everything [`read_obj`] reports.
+pub fn read_obj_bytes(bytes: &[u8]) -> Result<Groom, GroomError> {
+    let text = core::str::from_utf8(bytes).map_err(|e| GroomError::Parse {
         line: 1 + bytes[..e.valid_up_to()]
             .iter()
             .filter(|&&b| b == b'\n')

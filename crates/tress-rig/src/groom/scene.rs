@@ -8,7 +8,7 @@
 use glam::{Quat, Vec3};
 use tress_core::collide::{Collider, WorldCollider};
 use tress_core::math::ops;
-use tress_core::strand::{HeadPose, LayoutError, Schedule, StrandParams, StrandSim};
+use tress_core::strand::{LayoutError, Pose, Schedule, StrandParams, StrandSim};
 
 use super::{Groom, GroomError, ProceduralGroom};
 
@@ -29,8 +29,8 @@ pub fn turning_yaw(t: f64) -> f32 {
 
 /// Head pose of the turning-head motion for a head centred at `centre`.
 #[must_use]
-pub fn turning_pose(centre: Vec3, t: f64) -> HeadPose {
-    HeadPose::new(Quat::from_rotation_y(turning_yaw(t)), centre)
+pub fn turning_pose(centre: Vec3, t: f64) -> Pose {
+    Pose::new(centre, Quat::from_rotation_y(turning_yaw(t)))
 }
 
 /// The head collider, in the head frame (origin at the head centre).
@@ -61,12 +61,12 @@ pub fn body_colliders(centre: Vec3, radius: f32) -> [WorldCollider; 2] {
 
 /// Every collider of the scene posed for head pose `pose`.
 #[must_use]
-pub fn posed_colliders(pose: &HeadPose, radius: f32) -> Vec<WorldCollider> {
+pub fn posed_colliders(pose: &Pose, radius: f32) -> Vec<WorldCollider> {
     let mut v: Vec<WorldCollider> = head_colliders(radius)
         .iter()
-        .map(|c| c.posed(pose.translation, pose.rotation, 1.0))
+        .map(|c| c.posed(pose.pos, pose.rot, 1.0))
         .collect();
-    v.extend(body_colliders(pose.translation, radius));
+    v.extend(body_colliders(pose.pos, radius));
     v
 }
 
@@ -89,7 +89,7 @@ pub fn sim_for_groom(
             .resampled(particles)?
             .ordered_by_root()
             .transformed(1.0, Quat::IDENTITY, -centre);
-    let pose = HeadPose::new(Quat::IDENTITY, centre);
+    let pose = Pose::new(centre, Quat::IDENTITY);
     let mut sim = StrandSim::from_points(particles, local.points(), params, schedule, pose)
         .map_err(|e| match e {
             LayoutError::ParticlesOutOfRange(m) => GroomError::BadParticleCount(m),

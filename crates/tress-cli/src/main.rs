@@ -1,0 +1,578 @@
+//! `tress`: the command-line front end of the Tress rigging tools.
+//!
+//! - [`cli`]: the command line (clap), one subcommand per tool with its
+//!   options, defaults and help (`tress --help`, `tress SUBCOMMAND --help`);
+//! - [`progress`]: the progress bar of the long commands;
+//! - [`report`]: what the commands print, built as strings and JSON;
+//! - here: each subcommand, run from its parsed arguments. A command that
+//!   fails says what and where on stderr and exits 1; clap rejects a bad
+//!   command line with exit code 2.
+//!
+//! Subcommands:
+//! - `inspect FILE`: humanoid, springs, colliders, meshes and warnings of a
+//!   `.vrm`, `.glb`, `.gltf` or `.vrma`, as Tress reads them;
+//! - `validate-anim [--avatar FILE]... [--clips FILE]... [--table OUT.md]`:
+//!   retargets every clip onto every avatar and checks the result (defaults:
+//!   the built-in avatars and Godette × the Universal Animation Library and
+//!   three-vrm's two `.vrma` clips, from `assets/` and `../shared/assets/`);
+//! - `retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop]
+//!   -o OUT.glb`: the avatar's skeleton with the clips retargeted onto it;
+//! - `generate-assets [DIR]`: writes the built-in test avatars into DIR
+//!   (default `assets/`); `--check` compares instead of writing and fails
+//!   when the committed files differ from a fresh generation;
+//! - `measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120]
+//!   [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--drape]
+//!   [--fit-colliders] [--json OUT.json] [--plot OUT.png]`: hair quality on
+//!   the standard head-motion run (stretch, root fixity, settling,
+//!   penetration, frame-rate invariance); `--fit-colliders` measures again
+//!   with fitted colliders and per-chain contact and compares penetration;
+//! - `fit-colliders FILE [--json OUT.json]`: the collider fit (grown and
+//!   added colliders, colliders linked to chains, contact per chain).
+//! - `export AVATAR --anim FILE --clip NAME [--bake] [--loop] [--keep-travel]
+//!   -o OUT.glb`: the avatar file with the clip retargeted onto it as a glTF
+//!   animation and, with `--bake`, its spring hair simulated and recorded as
+//!   tracks too (looping or one-shot);
+//! - `fit FILE --mesh NAME [--joints 6] [--root X,Y,Z] -o OUT.vrm`: rigs an
+//!   unrigged (or badly rigged) hair mesh as one spring chain under the head
+//!   and writes the file with the chain, skin and weights added;
+//! - `unfit FILE -o OUT`: takes the last `fit` back out of a fitted file,
+//!   from the record the fit left in it.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use tress_tools::avatar;
+
+use crate::cli::{
+    Cli, Command, ExportArgs, FitArgs, FitCollidersArgs, GenerateAssetsArgs, InspectArgs,
+    MeasureArgs, RetargetArgs, UnfitArgs, ValidateAnimArgs,
+};
+use crate::progress::Progress;
+
+mod cli;
+mod progress;
+mod report;
+
+/// The bytes of `file`, or `None` after saying why not.
+fn read_or_report(file: &Path) -> Option<Vec<u8>> {
+    std::fs::read(file)
+        .map_err(|e| eprintln!("error: cannot read {}: {e}", file.display()))
+        .ok()
+}
+
+/// Writes `bytes` to `out`; `false` after saying why not.
+fn write_or_report(out: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> bool {
+    let out = out.as_ref();
+    std::fs::write(out, bytes)
+        .map_err(|e| eprintln!("error: writing {}: {e}", out.display()))
+        .is_ok()
+}
+
+/// Writes `doc` as pretty JSON to `out` and says so; `false` after saying why not.
+fn write_json_or_report(out: &std::path::Path, doc: &serde_json::Value) -> bool {
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    let written = write_or_report(out, text + "\n");
+    if written {
+        println!("wrote {}", out.display());
+    }
+    written
+}
+
+fn label(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, tress_vrm::Avatar)>, String> {
+    paths
+        .iter()
+        .map(|p| {
+            tress_vrm::load_path(p)
+                .map(|a| (label(p), a))
+                .map_err(|e| format!("{}: {e}", p.display()))
+        })
+        .collect()
+}
+
+fn validate_anim(args: &ValidateAnimArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let missing: Vec<&PathBuf> = args
+        .avatars
+        .iter()
+        .chain(&args.clips)
+        .filter(|p| !p.is_file())
+        .collect();
+    if !missing.is_empty() {
+        for m in missing {
+            eprintln!(
+                "error: {} not found (run from the repository root with ../shared beside it, or pass --avatar / --clips)",
+                m.display()
+            );
+        }
+        return ExitCode::FAILURE;
+    }
+    let (avatars, sources) = match (load_all(&args.avatars), load_all(&args.clips)) {
+        (Ok(a), Ok(s)) => (a, s),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut bar = Progress::new();
+    let rows = tress_tools::validate::validate_all(&avatars, &sources, |done, total, what| {
+        bar.update(done, total, what);
+    });
+    let table = tress_tools::validate::table(&rows);
+    print!("{table}");
+    println!(
+        "elapsed: {:.2} s (loading included)",
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(out) = &args.table
+        && !write_or_report(out, &table)
+    {
+        return ExitCode::FAILURE;
+    }
+    if rows.iter().all(tress_tools::validate::Row::passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Loads a file, or says why not on stderr.
+fn load_or_report(path: impl AsRef<Path>) -> Option<tress_vrm::Avatar> {
+    let path = path.as_ref();
+    tress_vrm::load_path(path)
+        .map_err(|e| eprintln!("error: {}: {e}", path.display()))
+        .ok()
+}
+
+/// The animation file's skeleton mapped onto the avatar (its notes on
+/// stderr), or the reason on stderr.
+fn retargeter_or_report<'a>(
+    source: &'a tress_vrm::Avatar,
+    target: &'a tress_vrm::Avatar,
+    anim_path: &Path,
+) -> Option<tress_rig::anim::Retargeter<'a>> {
+    match tress_rig::anim::Retargeter::detect(source, target) {
+        Ok(r) => {
+            for n in &r.notes {
+                eprintln!("note: {n}");
+            }
+            Some(r)
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", anim_path.display());
+            None
+        }
+    }
+}
+
+fn export(args: &ExportArgs) -> ExitCode {
+    use tress_rig::anim::RetargetOptions;
+    let started = std::time::Instant::now();
+    let avatar_path = args.avatar.display();
+    let bytes = match std::fs::read(&args.avatar) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {avatar_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let target = match tress_vrm::load_bytes(&bytes, args.avatar.parent()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {avatar_path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(source) = load_or_report(&args.anim) else {
+        return ExitCode::FAILURE;
+    };
+    let Some(r) = retargeter_or_report(&source, &target, &args.anim) else {
+        return ExitCode::FAILURE;
+    };
+    let looped = args.looped;
+    let opts = RetargetOptions {
+        remove_travel: !args.keep_travel,
+        loop_blend: looped.then_some(0.3),
+        ..RetargetOptions::default()
+    };
+    let clip = match r.retarget_named(&args.clip, &opts) {
+        Ok(c) => c,
+        Err(e) => {
+            let known: Vec<&str> = source.animations.iter().map(|a| a.name.as_str()).collect();
+            eprintln!("error: {e}; the file has: {}", known.join(", "));
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut anim = if args.bake {
+        let bake_opts = tress_tools::bake::BakeOptions {
+            looped,
+            ..tress_tools::bake::BakeOptions::default()
+        };
+        match tress_tools::bake::bake(&target, &clip, &bake_opts) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("error: cannot simulate the hair: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        clip.to_animation()
+    };
+    if args.bake {
+        anim.name = format!("{} (baked hair)", args.clip);
+    }
+    let written = match tress_vrm::gltf_out::append_animation(&bytes, &anim) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: cannot write into {avatar_path}'s document: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !write_or_report(&args.out, written) {
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "wrote {}: animation `{}`, {} frames over {:.2} s, {} tracks ({} {}) in {:.1} ms",
+        args.out.display(),
+        anim.name,
+        clip.times.len(),
+        clip.duration(),
+        anim.channels.len(),
+        if looped { "looping" } else { "one-shot" },
+        if args.bake {
+            "with baked hair"
+        } else {
+            "body only"
+        },
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    ExitCode::SUCCESS
+}
+
+fn retarget(args: &RetargetArgs) -> ExitCode {
+    use tress_rig::anim::{RetargetOptions, clip_glb};
+    let (Some(target), Some(source)) = (
+        load_or_report(&args.avatar),
+        load_or_report(&args.animation),
+    ) else {
+        return ExitCode::FAILURE;
+    };
+    let Some(r) = retargeter_or_report(&source, &target, &args.animation) else {
+        return ExitCode::FAILURE;
+    };
+    let opts = RetargetOptions {
+        remove_travel: !args.keep_travel,
+        loop_blend: (!args.no_loop).then_some(0.3),
+        ..RetargetOptions::default()
+    };
+    let mut clips = Vec::new();
+    if args.clips.is_empty() {
+        clips.extend(source.animations.iter().map(|a| r.retarget(a, &opts)));
+    } else {
+        for n in &args.clips {
+            match r.retarget_named(n, &opts) {
+                Ok(c) => clips.push(c),
+                Err(e) => {
+                    let known: Vec<&str> =
+                        source.animations.iter().map(|a| a.name.as_str()).collect();
+                    eprintln!("error: {e}; the file has: {}", known.join(", "));
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    let glb = clip_glb(&target, &clips);
+    if !write_or_report(&args.out, glb) {
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "wrote {}: {} clip(s) on {} tracks",
+        args.out.display(),
+        clips.len(),
+        clips.first().map_or(0, |c| c.tracks.len() + 1)
+    );
+    ExitCode::SUCCESS
+}
+
+fn inspect(args: &InspectArgs) -> ExitCode {
+    let Some(avatar) = load_or_report(&args.file) else {
+        return ExitCode::FAILURE;
+    };
+    print!("{}", crate::report::inspect::report(&avatar));
+    ExitCode::SUCCESS
+}
+
+fn measure(args: &MeasureArgs) -> ExitCode {
+    let file = args.file.display().to_string();
+    let options = args.options();
+    let Some(avatar) = load_or_report(&args.file) else {
+        return ExitCode::FAILURE;
+    };
+    let mut bar = Progress::new();
+    let mut progress = |done: usize, total: usize, what: &str| bar.update(done, total, what);
+    let report = match tress_tools::measure::measure_with_progress(&avatar, &options, &mut progress)
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("file: {file}");
+    print!("{}", tress_tools::measure::report::summary(&report));
+    if let Some(png) = &args.plot {
+        let title = format!("{file}: {} solver", report.solver);
+        match tress_tools::measure::plot::plot_png(&report, &title, png) {
+            Ok(true) => println!("plot: {}", png.display()),
+            Ok(false) => println!(
+                "plot: {} (no TrueType font found for labels: drawn without text)",
+                png.display()
+            ),
+            Err(e) => {
+                eprintln!("error: drawing {}: {e}", png.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let mut doc = crate::report::measure::json(&file, &report);
+    if args.fit_colliders {
+        use tress_rig::fit_colliders;
+        let (fitted_avatar, fit) =
+            fit_colliders::fitted(&avatar, &fit_colliders::ColliderFitOptions::default());
+        println!("\ncollider fit:");
+        print!("{}", fit_colliders::report::summary(&fit, &avatar));
+        let opts = tress_tools::measure::MeasureOptions {
+            tail_chains: fit.tail_chains(),
+            ..options
+        };
+        let fitted =
+            match tress_tools::measure::measure_with_progress(&fitted_avatar, &opts, &mut progress)
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {file} with fitted colliders: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+        println!("\nwith fitted colliders:");
+        print!("{}", tress_tools::measure::report::summary(&fitted));
+        print!(
+            "\n{}",
+            crate::report::fit_colliders::compare(&report, &fitted)
+        );
+        doc = serde_json::json!({
+            "authored": doc,
+            "fit": fit_colliders::report::json(&fit, &avatar),
+            "fitted": crate::report::measure::json(&file, &fitted),
+        });
+    }
+    if let Some(out) = &args.json
+        && !write_json_or_report(out, &doc)
+    {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn fit_colliders(args: &FitCollidersArgs) -> ExitCode {
+    use tress_rig::fit_colliders;
+    let file = args.file.display().to_string();
+    let Some(avatar) = load_or_report(&args.file) else {
+        return ExitCode::FAILURE;
+    };
+    let fit = fit_colliders::fit_colliders(&avatar, &fit_colliders::ColliderFitOptions::default());
+    println!("file: {file}");
+    print!("{}", fit_colliders::report::summary(&fit, &avatar));
+    if let Some(out) = &args.json {
+        let mut doc = fit_colliders::report::json(&fit, &avatar);
+        if let serde_json::Value::Object(map) = &mut doc {
+            map.insert("file".to_owned(), serde_json::Value::from(file));
+        }
+        if !write_json_or_report(out, &doc) {
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn fit(args: &FitArgs) -> ExitCode {
+    use tress_tools::fit;
+    let file = args.file.display();
+    let out = args.out.display();
+    let mesh_name = args.mesh.as_str();
+    let opts = args.options();
+    let Some(bytes) = read_or_report(&args.file) else {
+        return ExitCode::FAILURE;
+    };
+    let t0 = std::time::Instant::now();
+    let avatar = match tress_vrm::load_bytes(&bytes, args.file.parent()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t_load = t0.elapsed();
+    let Some(mesh) = fit::mesh_by_name(&avatar, mesh_name) else {
+        let names: Vec<String> = avatar
+            .meshes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if m.name.is_empty() {
+                    format!("(unnamed mesh {i})")
+                } else {
+                    m.name.clone()
+                }
+            })
+            .collect();
+        eprintln!(
+            "error: {file} has no mesh named `{mesh_name}`; its meshes: {}",
+            names.join(", ")
+        );
+        return ExitCode::FAILURE;
+    };
+    let t1 = std::time::Instant::now();
+    let result = match fit::fit_hair(&avatar, mesh, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t_fit = t1.elapsed();
+    let t2 = std::time::Instant::now();
+    let written = match fit::glb::write_fit(&bytes, &avatar, &result) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !write_or_report(&args.out, &written) {
+        return ExitCode::FAILURE;
+    }
+    let t_write = t2.elapsed();
+    println!(
+        "fitted `{}`: {} vertices ({} after welding), root band {} vertices, centre line {:.3} m, {} pinned to `{}`",
+        result.mesh_name,
+        result.vertices,
+        result.welded_vertices,
+        result.root_band,
+        result.length,
+        result.pinned_vertices,
+        avatar.nodes[result.attachment].name
+    );
+    println!(
+        "joint                      arc m   position (model space, m)      hit radius m  stiffness"
+    );
+    for j in result.joints.iter().chain(core::iter::once(&result.tail)) {
+        println!(
+            "{:<24} {:>6.3}   ({:>7.3}, {:>7.3}, {:>7.3})   {:>10.4}  {:>9.2}",
+            j.name,
+            j.arc,
+            j.position.x,
+            j.position.y,
+            j.position.z,
+            j.spring.hit_radius,
+            j.spring.stiffness
+        );
+    }
+    for n in &result.notes {
+        println!("note: {n}");
+    }
+    println!(
+        "time: load {:.2} ms, fit {:.2} ms, write {:.2} ms",
+        t_load.as_secs_f64() * 1e3,
+        t_fit.as_secs_f64() * 1e3,
+        t_write.as_secs_f64() * 1e3
+    );
+    println!("wrote {out} (`tress unfit {out} -o OUT.vrm` takes this fit back out)");
+    ExitCode::SUCCESS
+}
+
+fn unfit(args: &UnfitArgs) -> ExitCode {
+    use tress_tools::fit::glb;
+    let file = args.file.display();
+    let out = args.out.display();
+    let Some(bytes) = read_or_report(&args.file) else {
+        return ExitCode::FAILURE;
+    };
+    let written = match glb::undo_fit(&bytes) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !write_or_report(&args.out, &written) {
+        return ExitCode::FAILURE;
+    }
+    // The output was just written by the undo, so it reads back.
+    let left = match glb::recorded_fits(&written).unwrap_or(0) {
+        0 => "no fit recorded in it any more".to_owned(),
+        1 => "1 earlier fit still recorded".to_owned(),
+        n => format!("{n} earlier fits still recorded"),
+    };
+    println!("wrote {out}: {file} with its last fit taken out ({left})");
+    ExitCode::SUCCESS
+}
+
+fn generate_assets(args: &GenerateAssetsArgs) -> ExitCode {
+    let dir = &args.dir;
+    if args.check {
+        let mut ok = true;
+        for (name, fresh) in avatar::asset_files() {
+            let path = dir.join(name);
+            match std::fs::read(&path) {
+                Ok(bytes) if bytes == fresh => println!("same: {}", path.display()),
+                Ok(_) => {
+                    eprintln!("differs: {} (run `tress generate-assets`)", path.display());
+                    ok = false;
+                }
+                Err(e) => {
+                    eprintln!("cannot read {}: {e}", path.display());
+                    ok = false;
+                }
+            }
+        }
+        return if ok {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    match avatar::write_assets(dir) {
+        Ok(paths) => {
+            for p in paths {
+                println!("wrote {}", p.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: writing assets into {}: {e}", dir.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match &Cli::parse().command {
+        Command::Inspect(a) => inspect(a),
+        Command::ValidateAnim(a) => validate_anim(a),
+        Command::Retarget(a) => retarget(a),
+        Command::Export(a) => export(a),
+        Command::GenerateAssets(a) => generate_assets(a),
+        Command::Measure(a) => measure(a),
+        Command::FitColliders(a) => fit_colliders(a),
+        Command::Fit(a) => fit(a),
+        Command::Unfit(a) => unfit(a),
+    }
+}

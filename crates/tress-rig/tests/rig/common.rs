@@ -1,0 +1,3 @@
+//! Shared test helpers.
+
+pub use tress_testkit::shared_assets as assets_dir;

@@ -1,0 +1,7 @@
+//! Integration tests of `tress-rig`, one binary (`cargo test -p tress-rig --test rig`).
+
+extern crate alloc;
+
+mod common;
+mod groom_assets;
+mod parity;

@@ -1,0 +1,301 @@
+//! One standard run at one delivered frame rate.
+//!
+//! Per frame: pose the head (and sway) for the frame's time, hand the
+//! frames' world poses to the [`SpringRig`], advance by the frame time
+//! (fixed 1/120 s substeps inside), write each joint's solver rotation into
+//! its node's local rotation, recompute every world matrix, then sample:
+//! joint positions, root fixity, tip motion and, when a mesh is given, the
+//! skinned hair and body.
+
+use glam::Vec3;
+use serde::Serialize;
+use tress_core::spring::JointOutput;
+
+use super::motion::{Motion, Skeleton};
+use super::penetration::{Penetration, PenetrationReport};
+use super::stretch::{Stretch, StretchReport};
+use tress_rig::skin::MeshSet;
+use tress_rig::spring_rig::{RigError, RigOptions, SpringRig, frame_pose};
+use tress_vrm::model::Avatar;
+
+/// How attachment poses reach the solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Feed {
+    /// One pose per delivered frame, interpolated by the solver across its
+    /// substeps: what an engine does.
+    Frames,
+    /// The motion evaluated at every substep's end (`advance_sampled`):
+    /// the same input at any frame rate.
+    Substeps,
+}
+
+/// Settling of the chain tips at the end of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Settling {
+    /// The window at the end of the run, seconds.
+    pub window_s: f64,
+    /// Largest tip movement between consecutive samples in the window, metres.
+    pub max_tip_step_m: f32,
+}
+
+/// How far the hair swings while the head moves: the largest distance of a
+/// chain tip from its rest place carried by the chain's attachment frame
+/// (the hairstyle's shape held by the head), over the movement phase. Zero
+/// would be hair glued to the head; it says the hair still moves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Swing {
+    /// Largest tip deviation, metres.
+    pub max_tip_deviation_m: f32,
+    /// The chain it belongs to (the name of its first joint's node).
+    pub chain: String,
+    /// When, seconds into the run.
+    pub time_s: f64,
+    /// Each chain's largest tip deviation, metres, by chain name (the
+    /// name of its first joint's node), in chain order.
+    pub per_chain: Vec<(String, f32)>,
+}
+
+/// Results of one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    /// Delivered frames per second (one sample per frame).
+    pub fps: u32,
+    /// How poses were fed.
+    pub feed: Feed,
+    /// Samples taken (the rest pose at t = 0 included).
+    pub samples: usize,
+    /// Largest distance of a chain root from its rest place in its
+    /// attachment's frame, metres.
+    pub root_fixity_m: f32,
+    /// Largest distance between a joint as the solver has it and as the
+    /// node hierarchy rebuilt from the written rotations places it, metres.
+    pub writeback_m: f32,
+    /// Tip motion at the end.
+    pub settling: Settling,
+    /// Tip swing during the movement.
+    pub swing: Swing,
+    /// Hair edge stretch (absent for joint-only runs).
+    pub stretch: Option<StretchReport>,
+    /// Hair inside the body (absent for joint-only runs).
+    pub penetration: Option<PenetrationReport>,
+    /// Wall-clock time of this run, seconds.
+    pub seconds: f64,
+}
+
+/// A run's report and its joint positions per sample (every joint's origin,
+/// then each chain's tip), for comparing frame rates.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// The report.
+    pub report: RunReport,
+    /// Joint positions, per sample.
+    pub joints: Vec<Vec<Vec3>>,
+}
+
+/// What every run shares.
+#[derive(Debug, Clone, Copy)]
+pub struct Setup<'a> {
+    /// The avatar.
+    pub avatar: &'a Avatar,
+    /// Rig options (solver mode).
+    pub rig: &'a RigOptions,
+    /// The motion.
+    pub motion: &'a Motion,
+    /// Head node.
+    pub head: usize,
+    /// Node carrying the sway.
+    pub sway_node: usize,
+    /// Window at the end for settling, seconds.
+    pub settle_window_s: f64,
+    /// Meshes whose hair edges count for stretch (empty: all).
+    pub stretch_meshes: &'a [String],
+}
+
+/// Runs the standard motion at `fps` frames per second; with `mesh`
+/// (and its rest-pose skinned positions), skins and measures the hair too.
+///
+/// # Errors
+/// When the rig cannot be built.
+pub fn run(
+    setup: &Setup<'_>,
+    fps: u32,
+    feed: Feed,
+    mesh: Option<(&MeshSet, &[Vec3])>,
+) -> Result<RunOutput, RigError> {
+    let started = std::time::Instant::now();
+    let avatar = setup.avatar;
+    let mut rig = SpringRig::build(avatar, setup.rig)?;
+    let mut skel = Skeleton::new(avatar, setup.head, setup.sway_node);
+    let mut probe = skel.clone();
+    let rest_world = avatar.rest_world();
+    let rest_roots: Vec<Vec3> = rig
+        .chains
+        .iter()
+        .map(|c| {
+            frame_pose(&rest_world, c.attachment)
+                .inverse_transform_point(rest_world[c.nodes[0]].w_axis.truncate())
+        })
+        .collect();
+
+    let mut stretch = mesh.map(|(m, rest)| Stretch::new_in(m, rest, setup.stretch_meshes));
+    let mut penetration = mesh.map(|(m, rest)| Penetration::new(m, rest));
+    let to_skin: Vec<u32> = match (&stretch, mesh) {
+        (Some(s), Some((m, _))) => {
+            let mut v = s.vertices();
+            v.extend(&m.hair);
+            v.extend(&m.body_verts);
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        _ => Vec::new(),
+    };
+
+    let fps = fps.max(1);
+    let frames = (setup.motion.duration() * f64::from(fps)).round() as usize;
+    let dt = 1.0 / fps as f32;
+    let settle_from = setup.motion.duration() - setup.settle_window_s;
+    let mut world = Vec::new();
+    let mut probe_world = Vec::new();
+    let mut buf = vec![JointOutput::default(); 64];
+    let mut joint_matrices = Vec::new();
+    let mut pos = Vec::new();
+    let mut samples = Vec::with_capacity(frames + 1);
+    let mut prev_tips: Option<Vec<Vec3>> = None;
+    // Each tip at rest in its attachment's frame (from the first sample).
+    let mut rest_tips: Vec<Vec3> = Vec::new();
+    let mut swing = (0.0f32, 0usize, 0.0f64);
+    let mut chain_swing = vec![0.0f32; rig.chains.len()];
+    let mut root_fixity = 0.0f32;
+    let mut settle = 0.0f32;
+    let mut writeback = 0.0f32;
+
+    for k in 0..=frames {
+        let t = k as f64 / f64::from(fps);
+        if k > 0 {
+            skel.pose_at(setup.motion, t);
+            match feed {
+                Feed::Frames => {
+                    skel.world_into(&mut world);
+                    rig.set_frame_poses_from_world(&world);
+                    rig.advance(dt);
+                }
+                Feed::Substeps => {
+                    // The probe starts from the current locals (spring joints
+                    // included) and is re-posed once per substep.
+                    probe.locals.clone_from(&skel.locals);
+                    let mut cached = None;
+                    let frame_nodes = rig.frame_nodes.clone();
+                    rig.world.advance_sampled(dt, |frame, n| {
+                        if cached != Some(n) {
+                            probe.pose_at(setup.motion, n as f64 / 120.0);
+                            probe.world_into(&mut probe_world);
+                            cached = Some(n);
+                        }
+                        frame_pose(&probe_world, frame_nodes[frame])
+                    });
+                }
+            }
+        }
+        let mut joints = Vec::with_capacity(rig.joint_count() + rig.chains.len());
+        let mut tips = Vec::with_capacity(rig.chains.len());
+        let mut roots = Vec::with_capacity(rig.chains.len());
+        for ci in 0..rig.chains.len() {
+            let len = rig.chains[ci].nodes.len();
+            if buf.len() < len {
+                buf.resize(len, JointOutput::default());
+            }
+            let n = rig.outputs_into(ci, &mut buf);
+            for (o, &node) in buf[..n].iter().zip(&rig.chains[ci].nodes) {
+                skel.locals[node].rotation = o.local_rot;
+                joints.push(o.origin);
+            }
+            if let (Some(first), Some(last)) = (buf[..n].first(), buf[..n].last()) {
+                roots.push(first.origin);
+                tips.push(last.tail);
+            }
+        }
+        joints.extend(&tips);
+        skel.world_into(&mut world);
+        // The skeleton rebuilt from the written rotations must put every
+        // joint where the solver has it, or the skinning measures something else.
+        let driven = rig.chains.iter().flat_map(|c| c.nodes.iter());
+        for (&node, origin) in driven.zip(&joints) {
+            writeback = writeback.max(world[node].w_axis.truncate().distance(*origin));
+        }
+        for ((c, &origin), rest) in rig.chains.iter().zip(&roots).zip(&rest_roots) {
+            let local = frame_pose(&world, c.attachment).inverse_transform_point(origin);
+            root_fixity = root_fixity.max(local.distance(*rest));
+        }
+        if k == 0 {
+            rest_tips = rig
+                .chains
+                .iter()
+                .zip(&tips)
+                .map(|(c, &tip)| frame_pose(&world, c.attachment).inverse_transform_point(tip))
+                .collect();
+        } else if t <= setup.motion.move_s + 1e-9 {
+            for (ci, (c, &tip)) in rig.chains.iter().zip(&tips).enumerate() {
+                let carried = frame_pose(&world, c.attachment).transform_point(rest_tips[ci]);
+                let d = tip.distance(carried);
+                chain_swing[ci] = chain_swing[ci].max(d);
+                if d > swing.0 {
+                    swing = (d, ci, t);
+                }
+            }
+        }
+        if let Some(prev) = &prev_tips
+            && t - 1.0 / f64::from(fps) >= settle_from - 1e-9
+        {
+            for (a, b) in prev.iter().zip(&tips) {
+                settle = settle.max(a.distance(*b));
+            }
+        }
+        prev_tips = Some(tips);
+        samples.push(joints);
+
+        if let (Some((m, _)), Some(s), Some(p)) = (mesh, &mut stretch, &mut penetration) {
+            m.joint_matrices_into(&world, &mut joint_matrices);
+            m.skin(&joint_matrices, &to_skin, &mut pos);
+            s.sample(&pos);
+            p.sample(m, &pos, t);
+        }
+    }
+    let chain_name = |ci: usize| {
+        rig.chains
+            .get(ci)
+            .and_then(|c| c.nodes.first())
+            .map_or_else(String::new, |&n| avatar.nodes[n].name.clone())
+    };
+    let report = RunReport {
+        fps,
+        feed,
+        samples: samples.len(),
+        root_fixity_m: root_fixity,
+        writeback_m: writeback,
+        settling: Settling {
+            window_s: setup.settle_window_s,
+            max_tip_step_m: settle,
+        },
+        swing: Swing {
+            max_tip_deviation_m: swing.0,
+            chain: chain_name(swing.1),
+            time_s: swing.2,
+            per_chain: chain_swing
+                .iter()
+                .enumerate()
+                .map(|(ci, &d)| (chain_name(ci), d))
+                .collect(),
+        },
+        stretch: mesh.zip(stretch.as_ref()).map(|((m, _), s)| s.report(m)),
+        penetration: mesh
+            .zip(penetration.as_ref())
+            .map(|((m, _), p)| p.report(m)),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok(RunOutput {
+        report,
+        joints: samples,
+    })
+}
