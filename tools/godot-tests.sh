@@ -7,7 +7,10 @@
 # `timeout` with an in-script watchdog. A test passes only when Godot exits 0,
 # the log says "TEST PASS NAME", and the log has no "SCRIPT ERROR" and no
 # Rust "panic". Tests named render_* run under Xvfb with the OpenGL renderer;
-# the others run --headless. Logs go to target/godot-logs/.
+# the others run --headless. Logs go to target/godot-logs/. Two steps are
+# not scripts in tests/: editor_docs (below) and export_pack (Tress in an
+# exported game, tools/export-test.sh); both run after the scripts and can
+# be named like them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -90,6 +93,19 @@ run_editor_docs() {
 	return 1
 }
 
+# export_pack: the project in tests/export-game/ exported as a pack and run
+# with --main-pack from a folder of its own (tools/export-test.sh).
+run_export_pack() {
+	local log="$logs/export_pack.log" start=$SECONDS
+	if "$here/export-test.sh" >"$log" 2>&1; then
+		echo "  ok    export_pack ($((SECONDS - start)) s)"
+		return 0
+	fi
+	echo "  FAIL  export_pack ($((SECONDS - start)) s; log: ${log#$repo/})"
+	grep -E "FAIL|SCRIPT ERROR|panic" "$log" | head -n 5 | sed 's/^/        /'
+	return 1
+}
+
 passed=0; failed=0
 # Named tests (e.g. `tools/godot-tests.sh test_animation`) or all of them.
 if [ $# -gt 0 ]; then tests="$*"
@@ -97,10 +113,13 @@ else tests=$(cd "$repo/godot-project/tests" && ls test_*.gd render_*.gd 2>/dev/n
 for t in $tests; do
 	if [ "$t" = editor_docs ]; then
 		if run_editor_docs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	elif [ "$t" = export_pack ]; then
+		if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	elif run_one "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 if [ $# -eq 0 ]; then
 	if run_editor_docs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
 echo "godot: $passed passed, $failed failed"
 [ $failed -eq 0 ] && [ $passed -gt 0 ]

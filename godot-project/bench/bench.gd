@@ -16,8 +16,18 @@
 ## time what runs between them; the no-hair phase gives the marks' own
 ## overhead, which is subtracted.
 ##
-## Runs on any platform Godot exports to; writes the JSON to stdout and to
-## user://tress_bench.json (or --out=PATH after `--`).
+## The JSON also says where it ran, so phones of different core counts
+## compare: the device and CPU, the core count, how many threads the hair
+## ran on (seen from the marks), the renderer, vsync, and the frame delta
+## (fixed with --fixed-fps).
+## Outside --headless the bench turns vsync off, or a frame could not take
+## less than a display refresh.
+##
+## Runs on any platform Godot exports to (a phone: docs/MOBILE.md); prints
+## the JSON to stdout one line per print (Android's log cuts long messages)
+## and writes it to user://tress_bench.json (or --out=PATH after `--`). An
+## exported game uses res://bench/tress_avatar.vrm when the export packed
+## one, else the checkout's assets/tress_avatar.vrm.
 ##
 ##   godot --headless res://bench/bench.tscn -- [--frames=240] [--counts=1,10,50,100] [--out=PATH] [--model=PATH]
 extends Node3D
@@ -31,9 +41,18 @@ var out_path := "user://tress_bench.json"
 var model_arg := ""
 ## Microseconds between the marks in the current frame, summed over avatars.
 var bracket_us := 0.0
+## The threads the skeletons' modifier passes (and so the hair) ran on:
+## thread id → true.
+var hair_threads := {}
+## The shortest and longest frame delta seen (s), to tell a fixed step.
+var delta_min := INF
+var delta_max := 0.0
+var status: Label
 
 func _ready() -> void:
-	for arg in OS.get_cmdline_user_args():
+	# An Android export's baked-in arguments (its preset's Extra Args) may
+	# land in the engine's list rather than the user list, so both are read.
+	for arg in OS.get_cmdline_args() + OS.get_cmdline_user_args():
 		if arg.begins_with("--frames="):
 			frames = int(arg.trim_prefix("--frames="))
 		elif arg.begins_with("--counts="):
@@ -44,7 +63,41 @@ func _ready() -> void:
 			out_path = arg.trim_prefix("--out=")
 		elif arg.begins_with("--model="):
 			model_arg = arg.trim_prefix("--model=")
+	if DisplayServer.get_name() != "headless":
+		DisplayServer.window_set_vsync_mode(DisplayServer.VSYNC_DISABLED)
+	var layer := CanvasLayer.new()
+	status = Label.new()
+	status.position = Vector2(24, 24)
+	layer.add_child(status)
+	add_child(layer)
 	_run.call_deferred()
+
+func _status(text: String) -> void:
+	status.text = "Tress bench\n" + text
+	print("bench: ", text)
+
+func _mark_start(start: Array) -> void:
+	start[0] = Time.get_ticks_usec()
+	hair_threads[OS.get_thread_caller_id()] = true
+
+func _vsync_name() -> String:
+	if DisplayServer.get_name() == "headless":
+		return "none (headless)"
+	match DisplayServer.window_get_vsync_mode():
+		DisplayServer.VSYNC_DISABLED: return "disabled"
+		DisplayServer.VSYNC_ENABLED: return "enabled"
+		DisplayServer.VSYNC_ADAPTIVE: return "adaptive"
+		DisplayServer.VSYNC_MAILBOX: return "mailbox"
+	return "unknown"
+
+## What renders: method (forward_plus, mobile, gl_compatibility, or
+## dummy), driver and GPU. The getters are Godot 4.4+; 4.3 reports "".
+func _renderer() -> Dictionary:
+	var info := {"method": "", "driver": "", "adapter": RenderingServer.get_video_adapter_name()}
+	if RenderingServer.has_method("get_current_rendering_method"):
+		info["method"] = RenderingServer.call("get_current_rendering_method")
+		info["driver"] = RenderingServer.call("get_current_rendering_driver_name")
+	return info
 
 func _percentile(sorted: Array, q: float) -> float:
 	if sorted.is_empty():
@@ -56,8 +109,11 @@ func _run() -> void:
 	var model := res.path_join("../assets/tress_avatar.vrm").simplify_path()
 	if model_arg != "":
 		model = model_arg if model_arg.is_absolute_path() else res.path_join(model_arg).simplify_path()
+	elif FileAccess.file_exists("res://bench/tress_avatar.vrm"):
+		model = "res://bench/tress_avatar.vrm"
 	var results := []
 	for n in counts:
+		_status("%d avatar%s: loading" % [n, "" if n == 1 else "s"])
 		var avatars: Array[TressAvatar] = []
 		for i in n:
 			var a := TressAvatar.new()
@@ -79,12 +135,15 @@ func _run() -> void:
 			skel.move_child(first, a.get_hair_node().get_index())
 			skel.add_child(last)
 			var start := [0]
-			first.modification_processed.connect(func() -> void: start[0] = Time.get_ticks_usec())
+			first.modification_processed.connect(_mark_start.bind(start))
 			last.modification_processed.connect(func() -> void: bracket_us += float(Time.get_ticks_usec() - start[0]))
 		var brackets := {}
 		var per_frame: Array[float] = []
 		var process := {}
+		var process_p95 := {}
+		var deltas: Array[float] = []
 		for phase in ["none", "tress", "godot"]:
+			_status("%d avatar%s: %s" % [n, "" if n == 1 else "s", "no hair" if phase == "none" else phase])
 			for k in n:
 				avatars[k].get_hair_node().active = phase == "tress"
 				if peers[k]:
@@ -104,6 +163,10 @@ func _run() -> void:
 					last = Time.get_ticks_usec()
 					continue
 				marks.append(bracket_us)
+				var dt := get_process_delta_time()
+				deltas.append(dt)
+				delta_min = minf(delta_min, dt)
+				delta_max = maxf(delta_max, dt)
 				var now := Time.get_ticks_usec()
 				times.append(float(now - last))
 				last = now
@@ -114,9 +177,11 @@ func _run() -> void:
 					per_frame.append(total)
 			times.sort()
 			process[phase] = _percentile(times, 0.5)
+			process_p95[phase] = _percentile(times, 0.95)
 			marks.sort()
 			brackets[phase] = _percentile(marks, 0.5)
 		per_frame.sort()
+		deltas.sort()
 		var hair: TressSpringHair = avatars[0].get_hair_node()
 		var tress_update: float = (brackets["tress"] - brackets["none"]) / n
 		var godot_update: float = (brackets["godot"] - brackets["none"]) / n
@@ -131,6 +196,8 @@ func _run() -> void:
 			"p99_us": _percentile(per_frame, 0.99),
 			"p50_us_per_avatar": _percentile(per_frame, 0.5) / n,
 			"frame_p50_us": process,
+			"frame_p95_us": process_p95,
+			"frame_delta_ms_p50": _percentile(deltas, 0.5) * 1000.0,
 			"tress_cost_us_per_avatar": tress_cost / n,
 			"godot_cost_us_per_avatar": godot_cost / n,
 			"godot_over_tress": godot_cost / tress_cost if tress_cost > 0.0 else 0.0,
@@ -142,18 +209,33 @@ func _run() -> void:
 		for a in avatars:
 			a.queue_free()
 		await get_tree().process_frame
+	# --fixed-fps leaves no trace in OS.get_cmdline_args(): tell it by the
+	# deltas, all equal.
+	var fixed := delta_min > 0.0 and is_equal_approx(delta_min, delta_max)
 	var doc := {
 		"engine": Engine.get_version_info().string,
 		"os": OS.get_name(),
+		"device": OS.get_model_name(),
 		"processor": OS.get_processor_name(),
+		"processor_count": OS.get_processor_count(),
+		"hair_threads": hair_threads.size(),
+		"hair_on_main_thread": hair_threads.has(OS.get_main_thread_id()),
+		"renderer": _renderer(),
+		"display": DisplayServer.get_name(),
+		"vsync": _vsync_name(),
+		"fixed_fps": roundi(1.0 / delta_min) if fixed else 0,
 		"debug_build": OS.is_debug_build(),
+		"model": model.get_file(),
 		"results": results,
 	}
 	var json := JSON.stringify(doc, "  ")
-	print(json)
+	for line in json.split("\n"):
+		print(line)
 	var f := FileAccess.open(out_path, FileAccess.WRITE)
 	if f:
 		f.store_string(json)
 		f.close()
-		print("bench: wrote ", ProjectSettings.globalize_path(out_path))
+		_status("wrote " + ProjectSettings.globalize_path(out_path))
+	else:
+		push_error("bench: cannot write %s (%s)" % [out_path, error_string(FileAccess.get_open_error())])
 	get_tree().quit(0)

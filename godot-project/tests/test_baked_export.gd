@@ -1,5 +1,5 @@
 ## The baked export loads in Godot (issue 6, acceptance 3): the file that
-## crates/tress-rig/tests/export.rs writes (`tress export … --bake --loop`
+## crates/tress-tools/tests/tools/export.rs writes (`tress export … --bake --loop`
 ## in library form: Walk_Loop on the built-in avatar with its spring hair
 ## baked) imports through GLTFDocument with an animation whose tracks move
 ## the hair bones, and playing it moves them.
@@ -12,7 +12,7 @@ func run(tree: SceneTree) -> String:
 	if not FileAccess.file_exists(path):
 		if OS.get_environment("CI") != "":
 			return "%s is missing: the cargo tests (export.rs) write it first" % path
-		print("SKIPPED: %s not found (run cargo test -p tress-rig --test export)" % path)
+		print("SKIPPED: %s not found (run cargo test -p tress-tools --test tools export)" % path)
 		return ""
 	var doc := GLTFDocument.new()
 	var state := GLTFState.new()

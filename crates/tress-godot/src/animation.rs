@@ -3,8 +3,8 @@
 use godot::classes::animation::{LoopMode, TrackType};
 use godot::classes::{Animation, Skeleton3D};
 use godot::prelude::*;
-use tress_rig::Avatar;
 use tress_rig::anim::Clip;
+use tress_vrm::Avatar;
 
 use tress_core::math::Quat;
 

@@ -2,14 +2,14 @@
 
 use godot::classes::{
     AnimationLibrary, AnimationPlayer, BoneAttachment3D, CapsuleShape3D, CollisionShape3D,
-    GltfDocument, GltfState, INode3D, MeshInstance3D, Node, Node3D, ProjectSettings, Skeleton3D,
-    SphereShape3D,
+    GltfDocument, GltfState, INode3D, MeshInstance3D, Node, Node3D, Skeleton3D, SphereShape3D,
 };
 use godot::global::Error as GdError;
 use godot::prelude::*;
 
 use crate::constraints::{ConstraintRunner, TressNodeConstraints};
 use crate::convert::{quaternion, vector3};
+use crate::files;
 use crate::spring_hair::TressSpringHair;
 use crate::strand_hair::TressStrandHair;
 
@@ -81,7 +81,7 @@ pub struct TressAvatar {
     player: Option<Gd<AnimationPlayer>>,
     /// The avatar as our loader read it (rest pose from the file), kept for
     /// retargeting.
-    vrm: Option<tress_rig::Avatar>,
+    vrm: Option<tress_vrm::Avatar>,
     skeleton: Option<Gd<Skeleton3D>>,
     hair: Option<Gd<TressSpringHair>>,
     /// VRM humanoid bone name → skeleton bone (node) name.
@@ -127,14 +127,23 @@ impl TressAvatar {
     /// why) when the file is missing or not a valid glTF/VRM.
     #[func]
     pub fn load_vrm(&mut self, path: GString) -> bool {
-        let file = globalize(&path);
-        if !std::path::Path::new(&file).is_file() {
-            godot_error!("TressAvatar: cannot load '{path}': file not found ({file})");
-            return false;
-        }
+        let file = path.to_string();
+        // One read through FileAccess feeds both Godot's glTF importer and
+        // our loader, so `res://` works inside an exported game's pack.
+        let bytes = match files::read(&file) {
+            Ok(b) => b,
+            Err(e) => {
+                godot_error!("TressAvatar: cannot load '{path}': {e}");
+                return false;
+            }
+        };
         let mut doc = GltfDocument::new_gd();
-        let state = GltfState::new_gd();
-        let err = doc.append_from_file(&file, &state);
+        let mut state = GltfState::new_gd();
+        // As append_from_file names it: the scene root is called after the file.
+        if let Some(stem) = std::path::Path::new(&file).file_stem() {
+            state.set_filename(&*stem.to_string_lossy());
+        }
+        let err = doc.append_from_buffer(&bytes, files::folder_of(&file).as_str(), &state);
         if err != GdError::OK {
             godot_error!("TressAvatar: cannot load '{path}': not a valid glTF/VRM ({err:?})");
             return false;
@@ -150,14 +159,14 @@ impl TressAvatar {
         // The VRM extensions (humanoid, springs, colliders) come from our
         // own loader; Godot's GLTFDocument does not read them.
         self.humanoid.clear();
-        match tress_rig::load_path(&file) {
+        match tress_vrm::load_bytes_with(bytes.as_slice(), |rel| files::read_beside(&file, rel)) {
             Ok(vrm) => {
                 for w in &vrm.warnings {
                     godot_warn!("TressAvatar: {file}: {w}");
                 }
                 // VRM 0.x models face −Z; turn them to face +Z like VRM 1.0
                 // (as three-vrm's rotateVRM0 does), so one camera fits both.
-                if vrm.format == tress_rig::Format::Vrm0
+                if vrm.format == tress_vrm::Format::Vrm0
                     && let Ok(mut root) = self.model.clone().expect("just set").try_cast::<Node3D>()
                 {
                     root.rotate_y(core::f32::consts::PI);
@@ -217,7 +226,7 @@ impl TressAvatar {
     /// none when the file cannot be read or lacks required body bones.
     #[func]
     pub fn load_animations(&mut self, path: GString) -> PackedStringArray {
-        let file = globalize(&path);
+        let file = path.to_string();
         if self.vrm.is_none() || self.skeleton.is_none() {
             godot_error!(
                 "TressAvatar: load a VRM avatar with a skeleton before its animations ('{path}')"
@@ -237,11 +246,11 @@ impl TressAvatar {
         &mut self,
         path: &GString,
         file: &str,
-        vrm: &tress_rig::Avatar,
+        vrm: &tress_vrm::Avatar,
         skeleton: &Gd<Skeleton3D>,
     ) -> PackedStringArray {
         let mut added = PackedStringArray::new();
-        let source = match tress_rig::load_path(file) {
+        let source = match files::load_model(file) {
             Ok(s) => s,
             Err(e) => {
                 godot_error!("TressAvatar: cannot load animations '{path}': {e}");
@@ -407,7 +416,7 @@ impl TressAvatar {
             .map_or_else(GString::new, |s| GString::from(s.as_str()))
     }
 
-    fn attach_hair(&mut self, vrm: tress_rig::Avatar, file: &str) {
+    fn attach_hair(&mut self, vrm: tress_vrm::Avatar, file: &str) {
         let Some(skel) = self.skeleton.as_mut() else {
             godot_warn!("TressAvatar: '{file}' has no skeleton; no spring hair");
             return;
@@ -534,7 +543,7 @@ impl TressAvatar {
             godot_error!("TressAvatar: load an avatar before adding node constraints");
             return false;
         };
-        match crate::constraints::parse(
+        match tress_rig::constraint_rig::parse(
             vrm,
             &destination.to_string(),
             &source.to_string(),
@@ -618,7 +627,7 @@ impl TressAvatar {
     /// Grows `strand_groom` on the head bone: a BoneAttachment3D carries a
     /// TressStrandHair whose groom origin is the head's rest position in
     /// model space, with the VRM colliders on the head as collision shapes.
-    fn attach_strands(&mut self, vrm: &tress_rig::Avatar) {
+    fn attach_strands(&mut self, vrm: &tress_vrm::Avatar) {
         let groom = self.strand_groom.clone();
         let Some(mut skel) = self.skeleton.clone() else {
             godot_warn!("TressAvatar: no skeleton; strand hair '{groom}' not added");
@@ -648,12 +657,12 @@ impl TressAvatar {
         att.add_child(&hair);
         for c in vrm.springs.colliders.iter().filter(|c| c.node == head) {
             let (shape, centre, axis_rot): (Gd<godot::classes::Shape3D>, _, _) = match c.shape {
-                tress_rig::ColliderShape::Sphere { offset, radius } => {
+                tress_vrm::ColliderShape::Sphere { offset, radius } => {
                     let mut s = SphereShape3D::new_gd();
                     s.set_radius(radius);
                     (s.upcast(), offset, None)
                 }
-                tress_rig::ColliderShape::Capsule {
+                tress_vrm::ColliderShape::Capsule {
                     offset,
                     tail,
                     radius,
@@ -702,18 +711,6 @@ impl TressAvatar {
     #[func]
     pub fn debug_panic(&self) {
         panic!("TressAvatar.debug_panic() called (runner self-test)");
-    }
-}
-
-/// Turns `res://` and `user://` paths into file-system paths.
-pub(crate) fn globalize(path: &GString) -> String {
-    let s = path.to_string();
-    if s.starts_with("res://") || s.starts_with("user://") {
-        ProjectSettings::singleton()
-            .globalize_path(path)
-            .to_string()
-    } else {
-        s
     }
 }
 

@@ -3,7 +3,7 @@
 
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
-use tress_rig::ColliderShape;
+use tress_vrm::ColliderShape;
 
 use crate::convert::vec3;
 

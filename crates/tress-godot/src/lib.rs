@@ -26,6 +26,7 @@ pub mod avatar;
 pub mod collider;
 pub mod constraints;
 pub mod convert;
+mod files;
 pub mod inspector_rig;
 pub mod spring_hair;
 pub mod strand_hair;

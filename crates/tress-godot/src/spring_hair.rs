@@ -6,8 +6,8 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use tress_core::spring::{JointOutput, Mode, StepConfig};
-use tress_rig::Avatar;
 use tress_rig::spring_rig::{RigOptions, SpringRig};
+use tress_vrm::Avatar;
 
 use crate::collider::TressCollider3D;
 use crate::convert::{pose_and_scale, quaternion, vec3, vector3};
@@ -229,7 +229,7 @@ impl TressSpringHair {
     #[func]
     pub fn configure_from_vrm(&mut self, path: GString) -> bool {
         let file = path.to_string();
-        match tress_rig::load_path(&file) {
+        match crate::files::load_model(&file) {
             Ok(avatar) => {
                 for w in &avatar.warnings {
                     godot_warn!("TressSpringHair: {file}: {w}");
@@ -387,7 +387,7 @@ impl TressSpringHair {
     /// `normal`, `radius`, in the bone's local space.
     #[func]
     pub fn get_collider_descriptions(&self) -> VarArray {
-        use tress_rig::ColliderShape as S;
+        use tress_vrm::ColliderShape as S;
         let mut out = VarArray::new();
         let Some(avatar) = self.avatar.as_ref() else {
             return out;

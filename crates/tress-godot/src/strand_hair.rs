@@ -10,11 +10,20 @@ use godot::obj::EngineBitfield;
 use godot::prelude::*;
 use tress_core::collide::{Collider, WorldCollider};
 use tress_core::math::Vec3;
-use tress_core::strand::{HeadPose, PassCounts, Schedule, StrandParams, StrandSim};
+use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim};
 
 use crate::convert::{pose_and_scale, vec3, vector3};
 
-const SHADER: &str = "res://strands/hair_ribbon.gdshader";
+/// A project's own ribbon shader, used instead of the built-in one when
+/// present: the addon's copy (which a user may edit), then the demo
+/// project's (`godot-project/strands/`, the built-in one's source).
+const SHADERS: [&str; 2] = [
+    "res://addons/tress/shaders/hair_ribbon.gdshader",
+    "res://strands/hair_ribbon.gdshader",
+];
+/// The ribbon shader built into the extension, so strands draw in any
+/// project and in exported games (the demo project's file is its source).
+const SHADER_CODE: &str = include_str!("../../../godot-project/strands/hair_ribbon.gdshader");
 
 /// Strand hair: thousands of particle strands with momentum, shape and
 /// length constraints and collisions, drawn as camera-facing ribbons.
@@ -84,7 +93,7 @@ pub struct TressStrandHair {
     points: Vec<Vec3>,
     colliders: Vec<WorldCollider>,
     head_colliders: Vec<Collider>,
-    last_pose: Option<HeadPose>,
+    last_pose: Option<Pose>,
     last_update_usec: u64,
     base: Base<Node3D>,
 }
@@ -120,7 +129,7 @@ impl INode3D for TressStrandHair {
         sim.set_params(params);
         sim.set_world_colliders(&self.colliders);
         sim.set_head_colliders(&self.head_colliders);
-        sim.advance(delta as f32, |_, t| prev.lerp(&pose, t));
+        sim.advance(delta as f32, |_, t| prev.interpolate(&pose, t));
         self.last_pose = Some(pose);
         self.upload();
         self.last_update_usec = Time::singleton().get_ticks_usec() - start;
@@ -133,8 +142,11 @@ impl TressStrandHair {
     /// (with the reason in the log) when the file cannot be used.
     #[func]
     pub fn load_groom(&mut self, path: GString) -> bool {
-        let file = crate::avatar::globalize(&path);
-        let groom = match load_any_groom(&file) {
+        let file = path.to_string();
+        let loaded = crate::files::read(&file).and_then(|b| {
+            tress_rig::groom::read_any(&file, b.as_slice()).map_err(|e| e.to_string())
+        });
+        let groom = match loaded {
             Ok(g) => g,
             Err(e) => {
                 godot_error!("TressStrandHair: cannot load groom '{path}': {e}");
@@ -143,8 +155,8 @@ impl TressStrandHair {
         };
         let m = self.particles.clamp(4, 64) as usize;
         // Neighbours on the scalp become neighbours in the solver's chunks
-        // (faster collision culling); the LOD stride below still spreads
-        // evenly along that order.
+        // (faster collision culling); the level-of-detail subset below still
+        // spreads evenly along that order.
         let groom = match groom.resampled(m) {
             Ok(g) => g.ordered_by_root(),
             Err(e) => {
@@ -152,16 +164,11 @@ impl TressStrandHair {
                 return false;
             }
         };
-        let total = groom.strand_count();
-        let keep = ((total as f32 * self.strand_fraction.clamp(0.01, 1.0)) as usize).max(1);
+        let groom = groom.subset(self.strand_fraction);
+        let keep = groom.strand_count();
         let origin = vec3(self.groom_origin);
-        let mut pts = Vec::with_capacity(keep * m);
-        for i in 0..keep {
-            // An even subset: strand i of `keep` maps to strand i·total/keep.
-            let s = i * total / keep;
-            pts.extend(groom.strand(s).iter().map(|p| *p - origin));
-        }
-        let pose = self.attachment_pose().unwrap_or(HeadPose::IDENTITY);
+        let pts: Vec<Vec3> = groom.points().iter().map(|p| *p - origin).collect();
+        let pose = self.attachment_pose().unwrap_or(Pose::IDENTITY);
         let sim = match StrandSim::from_points(m, &pts, self.params(), Schedule::FIXED_120, pose) {
             Ok(mut s) => {
                 s.set_threads(self.threads.max(1) as usize);
@@ -184,7 +191,7 @@ impl TressStrandHair {
     /// Puts every strand back at its groomed pose.
     #[func]
     pub fn reset(&mut self) {
-        let pose = self.attachment_pose().unwrap_or(HeadPose::IDENTITY);
+        let pose = self.attachment_pose().unwrap_or(Pose::IDENTITY);
         if let Some(sim) = self.sim.as_mut() {
             sim.reset(pose);
         }
@@ -289,9 +296,9 @@ impl TressStrandHair {
         }
     }
 
-    fn attachment_pose(&self) -> Option<HeadPose> {
+    fn attachment_pose(&self) -> Option<Pose> {
         let (pose, _) = pose_and_scale(&self.attachment_node()?.get_global_transform());
-        Some(HeadPose::new(pose.rot, pose.pos))
+        Some(pose)
     }
 
     /// Reads the `CollisionShape3D` children. Those under the attachment
@@ -429,16 +436,17 @@ impl TressStrandHair {
         };
         instance.set_mesh(&mesh);
         instance.set_custom_aabb(Aabb::new(Vector3::splat(-50.0), Vector3::splat(100.0)));
-        if let Some(shader) = ResourceLoader::singleton()
-            .load(SHADER)
-            .and_then(|r| r.try_cast::<Shader>().ok())
-        {
-            let mut mat = ShaderMaterial::new_gd();
-            mat.set_shader(&shader);
-            instance.set_material_override(&mat);
-        } else {
-            godot_warn!("TressStrandHair: {SHADER} not found; ribbons use the default material");
-        }
+        let mut loader = ResourceLoader::singleton();
+        let found = SHADERS.iter().find(|p| loader.exists(**p));
+        let shader = found.and_then(|p| loader.load(*p).and_then(|r| r.try_cast::<Shader>().ok()));
+        let shader = shader.unwrap_or_else(|| {
+            let mut s = Shader::new_gd();
+            s.set_code(SHADER_CODE);
+            s
+        });
+        let mut mat = ShaderMaterial::new_gd();
+        mat.set_shader(&shader);
+        instance.set_material_override(&mat);
         self.mesh = Some(mesh);
     }
 
@@ -476,15 +484,4 @@ fn write3(out: &mut [u8], v: Vec3) {
     out[0..4].copy_from_slice(&v.x.to_le_bytes());
     out[4..8].copy_from_slice(&v.y.to_le_bytes());
     out[8..12].copy_from_slice(&v.z.to_le_bytes());
-}
-
-fn load_any_groom(file: &str) -> Result<tress_rig::groom::Groom, String> {
-    let lower = file.to_ascii_lowercase();
-    if lower.ends_with(".obj") {
-        tress_rig::groom::obj::load_obj(file).map_err(|e| e.to_string())
-    } else {
-        tress_rig::groom::tfx::load_tfx(file)
-            .map(|t| t.groom)
-            .map_err(|e| e.to_string())
-    }
 }
