@@ -7,6 +7,7 @@
 //! friends elsewhere).
 
 mod pose;
+pub mod quat;
 
 /// The scalar type of every solver.
 pub type Real = f32;

@@ -23,14 +23,18 @@ pub mod strand;
 
 pub use fnv::Fnv;
 
-/// The spring scene's digest, printed by the golden test itself on its
-/// first run with `GOLDEN_PRINT=1 cargo test -p tress-core --test golden --
-/// --nocapture`: on commit 684bc5e (before the pose, clock and SIMD
-/// restructure) and again on 28af4fe (after it, the parent of the commit
-/// adding the test), the same value both times. A different digest means
+/// The spring scene's digest on every platform. First printed by
+/// `node tools/golden-wasm/run.mjs` on commit cc7b9ea (wasm32, where glam
+/// is its scalar build); since the solvers do their quaternion arithmetic
+/// in `tress_core::math::quat` (one order of operations, no fused
+/// multiply-adds) x86-64 and aarch64 print it too
+/// (`GOLDEN_PRINT=1 cargo test -p tress-core --test golden -- --nocapture`,
+/// `tools/dev.sh golden`). Before that, x86-64 gave 0x4660a29731b925f0
+/// (SSE2 adds a dot product's terms in pairs) and aarch64
+/// 0x5a042a2fef0fe1ca (NEON fuses multiply-adds). A different digest means
 /// the spring solver's bits changed: a behaviour change its commit must
 /// explain before updating this constant.
-pub const SPRING_DIGEST: u64 = 0x4660_a297_31b9_25f0;
+pub const SPRING_DIGEST: u64 = 0xffc5_41b4_0dd2_8c50;
 
 /// The strand scene's digest, printed by the golden test itself on its
 /// first run with `GOLDEN_PRINT=1 cargo test -p tress-core --test golden --
@@ -40,37 +44,8 @@ pub const SPRING_DIGEST: u64 = 0x4660_a297_31b9_25f0;
 /// digest is a behaviour change its commit must explain.
 pub const STRAND_DIGEST: u64 = 0x5c8d_4f73_7cf2_75be;
 
-/// The spring scene's digest on aarch64, printed by the golden test under
-/// `qemu-aarch64` (`tools/dev.sh golden`) on commit cc7b9ea. It differs
-/// from [`SPRING_DIGEST`] (x86-64) because glam 0.34's NEON quaternion
-/// products fuse multiply-adds where its SSE2 build rounds every product:
-/// `vfmaq_f32` in `Quat * Quat`, and `Quat * Vec3` goes through
-/// `Vec3A::cross`, a `vfmsq_f32` (glam `src/f32/neon/`). The strand scene
-/// matches everywhere.
-/// Pinned so aarch64's bits cannot drift unnoticed until the spring solver
-/// stops relying on glam's per-ISA quaternion product.
-pub const SPRING_DIGEST_AARCH64: u64 = 0x5a04_2a2f_ef0f_e1ca;
-
-/// The spring scene's digest in wasm32 (no `simd128`, so glam's scalar
-/// build), printed by `node tools/golden-wasm/run.mjs` on commit cc7b9ea.
-/// glam's scalar `Quat * Quat` adds its four products left to right where
-/// SSE2 adds them in pairs, so it differs from [`SPRING_DIGEST`]; pinned
-/// for the same reason as [`SPRING_DIGEST_AARCH64`].
-pub const SPRING_DIGEST_WASM32: u64 = 0xffc5_41b4_0dd2_8c50;
-
-/// What [`spring_digest`] computes on this target: [`SPRING_DIGEST_AARCH64`]
-/// on aarch64, [`SPRING_DIGEST_WASM32`] on wasm32, else [`SPRING_DIGEST`]
-/// (checked on x86-64 only).
-pub const SPRING_DIGEST_HERE: u64 = if cfg!(target_arch = "aarch64") {
-    SPRING_DIGEST_AARCH64
-} else if cfg!(target_arch = "wasm32") {
-    SPRING_DIGEST_WASM32
-} else {
-    SPRING_DIGEST
-};
-
 /// The spring scene's digest with the default step configuration and the
-/// lane width this CPU picks; equals [`SPRING_DIGEST_HERE`].
+/// lane width this CPU picks; equals [`SPRING_DIGEST`] on every platform.
 ///
 /// # Panics
 ///

@@ -3,7 +3,7 @@
 
 use heapless::Vec;
 use tress_core::collide::Collider;
-use tress_core::math::{Quat, Real, Vec3, ops};
+use tress_core::math::{Quat, Real, Vec3, ops, quat};
 use tress_core::spring::{
     ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose, SpringWorld,
     StepConfig,
@@ -166,8 +166,10 @@ pub fn pose(frame: usize, i: u64) -> Pose {
                 1.6 + 0.02 * ops::sin(7.0 * t),
                 0.0,
             ),
-            Quat::from_rotation_y(1.1 * ops::sin(3.0 * t))
-                * Quat::from_rotation_x(0.4 * ops::sin(5.0 * t)),
+            quat::mul(
+                Quat::from_rotation_y(1.1 * ops::sin(3.0 * t)),
+                Quat::from_rotation_x(0.4 * ops::sin(5.0 * t)),
+            ),
         )
     } else {
         Pose::new(

@@ -4,7 +4,7 @@
 use heapless::Vec;
 use tress_core::clock::{Schedule, StepClock};
 use tress_core::collide::{Collider, WorldCollider};
-use tress_core::math::{Mat3, Pose, Quat, Real, Vec3, ops};
+use tress_core::math::{Mat3, Pose, Quat, Real, Vec3, ops, quat};
 use tress_core::simd::Isa;
 use tress_core::strand::{
     StepCoefs, StepFrame, StrandLayout, StrandParams, StrandRest, StrandState, WIDE_LANES,
@@ -70,8 +70,10 @@ pub fn pose(t: f64) -> Pose {
     let t = t as Real;
     Pose::new(
         Vec3::new(0.02 * ops::sin(2.0 * t), 0.03 * ops::sin(6.0 * t), 0.0),
-        Quat::from_rotation_y(1.3 * ops::sin(3.0 * t))
-            * Quat::from_rotation_x(0.4 * ops::sin(4.5 * t)),
+        quat::mul(
+            Quat::from_rotation_y(1.3 * ops::sin(3.0 * t)),
+            Quat::from_rotation_x(0.4 * ops::sin(4.5 * t)),
+        ),
     )
 }
 

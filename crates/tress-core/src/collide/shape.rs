@@ -4,7 +4,7 @@
 //! normal, a radius) so structure-of-arrays solvers can keep a small array of
 //! them per substep and test against it in tight loops.
 
-use crate::math::{Quat, Real, Vec3};
+use crate::math::{Quat, Real, Vec3, quat};
 
 /// The five collider shapes of VRMC_springBone (plus its extended inside shapes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -119,16 +119,16 @@ impl Collider {
     /// model scale `scale` (which scales offsets and radius alike).
     #[must_use]
     pub fn posed(&self, frame_pos: Vec3, frame_rot: Quat, scale: Real) -> WorldCollider {
-        let a = frame_pos + frame_rot * (self.offset * scale);
+        let a = frame_pos + quat::rotate(frame_rot, self.offset * scale);
         let b = match self.kind {
             ShapeKind::Capsule | ShapeKind::InsideCapsule => {
-                frame_pos + frame_rot * (self.tail * scale)
+                frame_pos + quat::rotate(frame_rot, self.tail * scale)
             }
             _ => a,
         };
         // Only planes read the normal; skip the normalisation for the rest.
         let normal = match self.kind {
-            ShapeKind::Plane => (frame_rot * self.normal).normalize_or(Vec3::Y),
+            ShapeKind::Plane => quat::rotate(frame_rot, self.normal).normalize_or(Vec3::Y),
             _ => Vec3::Y,
         };
         // `max` drops NaN, so a bad radius degrades to a point, never to NaN.

@@ -19,7 +19,7 @@
 //! Constraints are evaluated in dependency order ([`evaluation_order`]); a
 //! cycle is reported as [`CycleError`]. Nothing here allocates.
 
-use crate::math::{Quat, Real, Vec3, ops};
+use crate::math::{Quat, Real, Vec3, ops, quat};
 
 /// The axis of the destination that a roll constraint transfers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,7 +182,7 @@ pub fn from_to(from: Vec3, to: Vec3) -> Quat {
 /// Normalises a quaternion through [`ops::sqrt`]; a zero quaternion becomes identity.
 #[must_use]
 pub fn normalize(q: Quat) -> Quat {
-    let l = ops::sqrt(q.length_squared());
+    let l = ops::sqrt(quat::length_squared(q));
     if l < EPS {
         Quat::IDENTITY
     } else {
@@ -197,7 +197,7 @@ pub fn slerp(a: Quat, b: Quat, t: Real) -> Quat {
         return a;
     }
     let mut b = b;
-    let mut d = a.dot(b);
+    let mut d = quat::dot(a, b);
     if d < 0.0 {
         b = -b;
         d = -d;
@@ -220,8 +220,8 @@ pub fn slerp(a: Quat, b: Quat, t: Real) -> Quat {
 /// taking `axis` to `q · axis`.
 #[must_use]
 pub fn swing_twist(q: Quat, axis: Vec3) -> (Quat, Quat) {
-    let swing = from_to(axis, q * axis);
-    let twist = normalize(swing.inverse() * q);
+    let swing = from_to(axis, quat::rotate(q, axis));
+    let twist = normalize(quat::mul(swing.inverse(), q));
     (swing, twist)
 }
 
@@ -230,18 +230,18 @@ pub fn swing_twist(q: Quat, axis: Vec3) -> (Quat, Quat) {
 /// `src_rest` / `src_now` are the source's local rotations at rest and now.
 #[must_use]
 pub fn roll(dst_rest: Quat, src_rest: Quat, src_now: Quat, axis: RollAxis, weight: Real) -> Quat {
-    let delta_src = src_rest.inverse() * src_now;
-    let delta_in_parent = src_rest * delta_src * src_rest.inverse();
-    let delta_in_dst = dst_rest.inverse() * delta_in_parent * dst_rest;
+    let delta_src = quat::mul(src_rest.inverse(), src_now);
+    let delta_in_parent = quat::mul(quat::mul(src_rest, delta_src), src_rest.inverse());
+    let delta_in_dst = quat::mul(quat::mul(dst_rest.inverse(), delta_in_parent), dst_rest);
     let (_, twist) = swing_twist(delta_in_dst, axis.vector());
-    slerp(dst_rest, normalize(dst_rest * twist), weight)
+    slerp(dst_rest, normalize(quat::mul(dst_rest, twist)), weight)
 }
 
 /// Rotation constraint: the destination's new local rotation.
 #[must_use]
 pub fn rotation(dst_rest: Quat, src_rest: Quat, src_now: Quat, weight: Real) -> Quat {
-    let delta_src = src_rest.inverse() * src_now;
-    slerp(dst_rest, normalize(dst_rest * delta_src), weight)
+    let delta_src = quat::mul(src_rest.inverse(), src_now);
+    slerp(dst_rest, normalize(quat::mul(dst_rest, delta_src)), weight)
 }
 
 /// Aim constraint: the destination's new local rotation.
@@ -258,13 +258,16 @@ pub fn aim(
     axis: AimAxis,
     weight: Real,
 ) -> Quat {
-    let from = (dst_parent_world * dst_rest) * axis.vector();
+    let from = quat::rotate(quat::mul(dst_parent_world, dst_rest), axis.vector());
     let to = src_world_pos - dst_world_pos;
     if to.length_squared() < EPS * EPS {
         return dst_rest;
     }
     let ft = from_to(from, to);
-    let target = dst_parent_world.inverse() * ft * dst_parent_world * dst_rest;
+    let target = quat::mul(
+        quat::mul(quat::mul(dst_parent_world.inverse(), ft), dst_parent_world),
+        dst_rest,
+    );
     slerp(dst_rest, normalize(target), weight)
 }
 
@@ -370,8 +373,8 @@ pub fn world_of(node: usize, parents: &[Option<usize>], pose: &[LocalPose]) -> (
         let Some(n) = cur else { break };
         let Some(p) = pose.get(n) else { break };
         // world(child) = T_p R_p S_p · (pos, rot)
-        pos = p.translation + p.rotation * (p.scale * pos);
-        rot = p.rotation * rot;
+        pos = p.translation + quat::rotate(p.rotation, p.scale * pos);
+        rot = quat::mul(p.rotation, rot);
         cur = parents.get(n).copied().flatten();
     }
     (normalize(rot), pos)

@@ -5,7 +5,7 @@
 //! counts ([`crate::clock`]), and the formulas reproduce both end poses bit
 //! for bit, which is what makes states independent of the frame rate.
 
-use super::{Quat, Real, Vec3};
+use super::{Quat, Real, Vec3, quat};
 
 /// A rigid pose: position and unit rotation (for the strand solver, the
 /// head frame that carries the groom: head frame to world).
@@ -45,7 +45,7 @@ impl Pose {
         } else {
             fallback.pos
         };
-        let len = self.rot.length();
+        let len = quat::length(self.rot);
         let rot = if self.rot.is_finite() && len > 1e-6 {
             self.rot / len
         } else {
@@ -66,12 +66,12 @@ impl Pose {
             return *self;
         }
         let u = 1.0 - t;
-        let b = if self.rot.dot(next.rot) < 0.0 {
+        let b = if quat::dot(self.rot, next.rot) < 0.0 {
             -next.rot
         } else {
             next.rot
         };
-        let rot = (self.rot * u + b * t).normalize();
+        let rot = quat::normalize(self.rot * u + b * t);
         Self {
             pos: self.pos * u + next.pos * t,
             rot,
@@ -82,13 +82,13 @@ impl Pose {
     #[inline]
     #[must_use]
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
-        self.pos + self.rot * p
+        self.pos + quat::rotate(self.rot, p)
     }
 
     /// Maps a world point into this frame's local space.
     #[inline]
     #[must_use]
     pub fn inverse_transform_point(&self, p: Vec3) -> Vec3 {
-        self.rot.inverse() * (p - self.pos)
+        quat::rotate(self.rot.inverse(), p - self.pos)
     }
 }

@@ -5,7 +5,7 @@
 //! ends at the simulated point `x_i`, `s ‖a_i‖` away.
 
 use super::params::{ContactMode, JointParams, Mode};
-use crate::math::{Quat, Real, Vec3};
+use crate::math::{Quat, Real, Vec3, quat};
 
 /// One segment as authored.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,16 +149,16 @@ impl Joint {
     pub(crate) fn new(desc: &JointDesc, parent_rest: Quat) -> Self {
         let params = desc.params.sanitized();
         let local_rot = sanitize_rot(desc.local_rot);
-        let rest_rot = (parent_rest * local_rot).normalize();
+        let rest_rot = quat::normalize(quat::mul(parent_rest, local_rot));
         let axis = if desc.offset.is_finite() {
             desc.offset
         } else {
             Vec3::ZERO
         };
-        let rest_vec = rest_rot * axis;
+        let rest_vec = quat::rotate(rest_rot, axis);
         // The width axis at rest, made perpendicular to the segment so the
         // constraint never pulls along the bone.
-        let w = rest_rot * desc.flat.width_axis;
+        let w = quat::rotate(rest_rot, desc.flat.width_axis);
         let along = rest_vec.normalize_or_zero();
         let lateral =
             if w.is_finite() && desc.flat.stiffness.is_finite() && desc.flat.stiffness > 0.0 {
@@ -215,7 +215,7 @@ impl Joint {
 /// A unit rotation, identity when the input is not usable.
 #[must_use]
 pub(crate) fn sanitize_rot(q: Quat) -> Quat {
-    let len = q.length();
+    let len = quat::length(q);
     if q.is_finite() && len > 1e-6 {
         q / len
     } else {

@@ -210,7 +210,7 @@ impl<S> Rotor<S> {
     }
 }
 
-/// [`super::step::rotate`] per lane, operation for operation.
+/// [`crate::math::quat::rotate`] per lane, operation for operation.
 #[inline(always)]
 fn rotate_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, r: &Rotor<S>, v: V3<S>) -> V3<S> {
     let b = r.b;

@@ -6,7 +6,7 @@
 
 use super::chain::{Chain, Joint};
 use super::params::Mode;
-use crate::math::{Pose, Quat, Real, Vec3};
+use crate::math::{Pose, Quat, Real, Vec3, quat};
 
 /// What a caller writes back to one bone.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -35,7 +35,10 @@ pub(crate) fn segment_rotation(base: Quat, axis_unit: Vec3, dir: Vec3) -> Quat {
     if axis_unit == Vec3::ZERO || to == Vec3::ZERO {
         return base;
     }
-    Quat::from_rotation_arc(base * axis_unit, to) * base
+    quat::mul(
+        quat::from_rotation_arc(quat::rotate(base, axis_unit), to),
+        base,
+    )
 }
 
 /// [`segment_rotation`] for a `dir` whose length is known to be `len` (the
@@ -47,15 +50,15 @@ pub(crate) fn segment_rotation(base: Quat, axis_unit: Vec3, dir: Vec3) -> Quat {
 #[inline]
 #[must_use]
 fn segment_rotation_known_length(base: Quat, axis_unit: Vec3, dir: Vec3, len: Real) -> Quat {
-    let a = base * axis_unit;
+    let a = quat::rotate(base, axis_unit);
     let c = a.cross(dir);
     let q = Quat::from_xyzw(c.x, c.y, c.z, len + a.dot(dir));
-    let n2 = q.length_squared();
+    let n2 = quat::length_squared(q);
     let usable = axis_unit != Vec3::ZERO && q.w > 1e-3 * len && n2.is_finite() && n2 > 0.0;
     if !usable {
         return segment_rotation(base, axis_unit, dir);
     }
-    q * (1.0 / crate::math::ops::sqrt(n2)) * base
+    quat::mul(q * (1.0 / crate::math::ops::sqrt(n2)), base)
 }
 
 /// Fills `out` with the chain's joints; returns how many were written.
@@ -71,17 +74,17 @@ pub(crate) fn chain_output(
     let mut n = 0;
     for (j, slot) in joints.iter().zip(out.iter_mut()) {
         let w = if chain.authored {
-            (frame.rot * j.anim_rot).normalize()
+            quat::normalize(quat::mul(frame.rot, j.anim_rot))
         } else {
             match chain.desc.mode {
                 Mode::Improved => segment_rotation_known_length(
-                    frame.rot * j.rest_rot,
+                    quat::mul(frame.rot, j.rest_rot),
                     j.axis_unit,
                     j.x - o,
                     j.len0 * scale,
                 ),
                 Mode::Earlier | Mode::VrmCompatible => {
-                    segment_rotation(parent_w * j.local_rot, j.axis_unit, j.x - o)
+                    segment_rotation(quat::mul(parent_w, j.local_rot), j.axis_unit, j.x - o)
                 }
             }
         };
@@ -89,7 +92,7 @@ pub(crate) fn chain_output(
             origin: o,
             tail: j.x,
             world_rot: w,
-            local_rot: parent_w.inverse() * w,
+            local_rot: quat::mul(parent_w.inverse(), w),
         };
         parent_w = w;
         o = j.x;

@@ -11,7 +11,8 @@ use super::params::{ContactMode, Mode};
 use crate::collide::{
     PreparedRound, ShapeKind, WorldCollider, prepared::beyond_root, push_out_segment_moving,
 };
-use crate::math::{Pose, Quat, Real, Vec3, Vec4, ops};
+use crate::math::quat::{self, rotate};
+use crate::math::{Pose, Real, Vec3, Vec4, ops};
 
 /// 1 / H.
 pub(crate) const INV_H: Real = crate::clock::STEP_HZ as Real;
@@ -362,34 +363,10 @@ fn predicted_end(j: &Joint, o: Vec3, rest: Vec3, s: Real, frame: &Pose, flat: bo
         // a continuous function of the state: a contact that rounding
         // turns on or off changes it by rounding only.
         let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
-        let w = frame.rot * j.lateral;
+        let w = rotate(frame.rot, j.lateral);
         y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
     }
     y
-}
-
-/// `q v` for a unit quaternion `q`, as `v (w² − b·b) + b (2 v·b) + (b × v) 2w`
-/// with `b` the vector part, in exactly the operation order the lane kernel
-/// uses (`lanes::rotate_lanes`), so that both give the same bits on every
-/// platform (glam's own `Quat * Vec3` differs by platform).
-#[inline(always)]
-#[must_use]
-pub(crate) fn rotate(q: Quat, v: Vec3) -> Vec3 {
-    let (b, w) = (Vec3::new(q.x, q.y, q.z), q.w);
-    let b2 = b.x * b.x + b.y * b.y + b.z * b.z;
-    let k_v = w * w - b2;
-    let k_b = (v.x * b.x + v.y * b.y + v.z * b.z) * 2.0;
-    let k_c = w * 2.0;
-    let c = Vec3::new(
-        b.y * v.z - v.y * b.z,
-        b.z * v.x - v.z * b.x,
-        b.x * v.y - v.x * b.y,
-    );
-    Vec3::new(
-        v.x * k_v + b.x * k_b + c.x * k_c,
-        v.y * k_v + b.y * k_b + c.y * k_c,
-        v.z * k_v + b.z * k_b + c.z * k_c,
-    )
 }
 
 /// What the walk down a chain carries from one joint to the next.
@@ -422,8 +399,8 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
     for j in joints.iter_mut() {
         let len = j.len0 * s;
         let (rest, base) = if earlier {
-            let base = parent_w * j.local_rot;
-            (base * j.axis, base)
+            let base = quat::mul(parent_w, j.local_rot);
+            (rotate(base, j.axis), base)
         } else {
             (rotate(frame.rot, j.rest_vec), parent_w)
         };
@@ -492,7 +469,7 @@ pub(crate) fn step_chain_draped(
         let up = match joints.get(i + 1) {
             Some(c) if c.pushed > 0.0 && c.len0 > 0.0 => {
                 let w = (c.pushed * (1.0 / FLAT_CONTACT_FADE)).min(1.0) * DRAPE_UP;
-                let from = (frame.rot * c.rest_vec) * (1.0 / c.len0);
+                let from = rotate(frame.rot, c.rest_vec) * (1.0 / c.len0);
                 let to = (c.x - joints[i].x) * (1.0 / (c.len0 * s).max(Real::MIN_POSITIVE));
                 Some((from, to, w))
             }
@@ -517,7 +494,7 @@ fn step_draped_joint(
     let s = ctx.scale;
     let o = walk.o;
     let len = j.len0 * s;
-    let carried = frame.rot * j.rest_vec;
+    let carried = rotate(frame.rot, j.rest_vec);
     let mut rest = carried;
     if walk.drape > 0.0 {
         let (along, share) = turn_by_arc(walk.bend_from, walk.bend_to, rest);
@@ -573,7 +550,7 @@ pub(crate) fn step_authored(chain: &mut Chain, joints: &mut [Joint], frame: &Pos
     let mut o = frame.transform_point(chain.desc.root_offset * scale);
     chain.root_prev = o;
     for j in joints.iter_mut() {
-        let x = o + frame.rot * (j.anim_rot * j.axis) * scale;
+        let x = o + rotate(frame.rot, rotate(j.anim_rot, j.axis)) * scale;
         j.v = (x - j.x) * INV_H;
         j.x = x;
         o = x;
@@ -590,7 +567,7 @@ pub(crate) fn rest_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
         } else {
             j.rest_rot
         };
-        j.x = o + frame.rot * (rot * j.axis) * scale;
+        j.x = o + rotate(frame.rot, rotate(rot, j.axis)) * scale;
         j.v = Vec3::ZERO;
         j.child_prev = j.x;
         o = j.x;

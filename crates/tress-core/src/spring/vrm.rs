@@ -24,7 +24,7 @@ use super::output::segment_rotation;
 use super::params::H;
 use super::step::{StepCtx, project};
 use crate::collide::clearance_point;
-use crate::math::{Pose, Vec3};
+use crate::math::{Pose, Vec3, quat};
 
 /// One VRM-compatible substep of a chain.
 pub(crate) fn step_vrm(
@@ -41,7 +41,7 @@ pub(crate) fn step_vrm(
     let mut parent_w = frame.rot;
     let last = joints.len().saturating_sub(1);
     for (i, j) in joints.iter_mut().enumerate() {
-        let base = parent_w * j.local_rot;
+        let base = quat::mul(parent_w, j.local_rot);
         let rest_len = j.len0 * s;
         let stale_child = !(i == last && chain.desc.virtual_tail);
         let len = if chain.desc.vrm_length_quirk && stale_child {
@@ -49,12 +49,15 @@ pub(crate) fn step_vrm(
         } else {
             rest_len
         };
-        let axis = (base * j.axis).normalize_or(Vec3::NEG_Y);
+        let axis = quat::rotate(base, j.axis).normalize_or(Vec3::NEG_Y);
         let p = &j.params;
         let inertia = (j.cur_tail - j.prev_tail) * (1.0 - p.drag);
         let next_c = j.cur_tail
             + inertia
-            + inv_center * (axis * (p.stiffness * H * s) + p.gravity * (H * s));
+            + quat::rotate(
+                inv_center,
+                axis * (p.stiffness * H * s) + p.gravity * (H * s),
+            );
         let mut next = project(o, center.transform_point(next_c), len, axis);
         let hit_radius = p.hit_radius * s;
         for &ci in ctx.candidates {
@@ -68,7 +71,7 @@ pub(crate) fn step_vrm(
         j.cur_tail = center.inverse_transform_point(next);
         let w = segment_rotation(base, j.axis_unit, next - o);
         // The child bone sits at the rest length along the new direction.
-        let child = o + w * (j.axis * s);
+        let child = o + quat::rotate(w, j.axis * s);
         j.v = (child - j.x) * super::step::INV_H;
         j.x = child;
         j.child_prev = child;

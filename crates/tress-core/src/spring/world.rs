@@ -18,7 +18,7 @@ use super::step::{ColliderState, rest_chain};
 use super::vrm::sync_tails;
 use crate::clock::{Schedule, StepClock};
 use crate::collide::Collider;
-use crate::math::{Pose, Quat, Real, Vec3};
+use crate::math::{Pose, Quat, Real, Vec3, quat};
 use crate::simd::Isa;
 
 /// Why a setup call was refused.
@@ -379,7 +379,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 }
                 let mut acc = Quat::IDENTITY;
                 for (j, q) in self.joints[c.start..c.start + c.len].iter_mut().zip(rots) {
-                    acc = (acc * sanitize_rot(*q)).normalize();
+                    acc = quat::normalize(quat::mul(acc, sanitize_rot(*q)));
                     j.anim_rot = acc;
                 }
                 self.chains[chain].authored = true;
@@ -413,12 +413,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             out,
         );
         if slot.sub != slot.cur {
-            let turn = (slot.cur.rot * slot.sub.rot.inverse()).normalize();
-            let map = |p: Vec3| slot.cur.pos + turn * (p - slot.sub.pos);
+            let turn = quat::normalize(quat::mul(slot.cur.rot, slot.sub.rot.inverse()));
+            let map = |p: Vec3| slot.cur.pos + quat::rotate(turn, p - slot.sub.pos);
             for o in &mut out[..n] {
                 o.origin = map(o.origin);
                 o.tail = map(o.tail);
-                o.world_rot = (turn * o.world_rot).normalize();
+                o.world_rot = quat::normalize(quat::mul(turn, o.world_rot));
             }
         }
         n

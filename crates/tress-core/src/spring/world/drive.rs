@@ -16,7 +16,7 @@ use super::super::step::{
 use super::super::vrm::{step_vrm, sync_tails};
 use super::SpringWorld;
 use crate::collide::{ShapeKind, closest_point_on_segment};
-use crate::math::{Pose, Real, Vec3};
+use crate::math::{Pose, Real, Vec3, quat};
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
     /// Advances by a frame of `dt` seconds, interpolating every frame from its
@@ -304,11 +304,11 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
 /// Carries a chain rigidly from attachment pose `from` to `to` (the caller
 /// re-derives the VRM tails).
 fn carry(c: &mut Chain, joints: &mut [Joint], from: &Pose, to: &Pose) {
-    let turn = (to.rot * from.rot.inverse()).normalize();
-    let map = |p: Vec3| to.pos + turn * (p - from.pos);
+    let turn = quat::normalize(quat::mul(to.rot, from.rot.inverse()));
+    let map = |p: Vec3| to.pos + quat::rotate(turn, p - from.pos);
     c.root_prev = map(c.root_prev);
     for j in joints.iter_mut() {
         j.x = map(j.x);
-        j.v = turn * j.v;
+        j.v = quat::rotate(turn, j.v);
     }
 }
