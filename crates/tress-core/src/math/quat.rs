@@ -81,8 +81,10 @@ pub fn normalize(q: Quat) -> Quat {
 }
 
 /// The shortest rotation taking the unit vector `from` to the unit vector
-/// `to`; half a turn about an axis orthogonal to `from` when they are
-/// opposite.
+/// `to`; when they are opposite, exactly half a turn (`w = 0`, as
+/// three-vrm's `setFromUnitVectors` builds it) about an axis orthogonal to
+/// `from`. glam's `from_axis_angle(axis, π)` has `w = cos(π/2) = −4.4e-8`
+/// in f32, which turns `from` to `−from` plus a sideways 8.7e-8.
 #[must_use]
 pub fn from_rotation_arc(from: Vec3, to: Vec3) -> Quat {
     const ONE_MINUS_EPS: Real = 1.0 - 2.0 * Real::EPSILON;
@@ -90,7 +92,8 @@ pub fn from_rotation_arc(from: Vec3, to: Vec3) -> Quat {
     if d > ONE_MINUS_EPS {
         Quat::IDENTITY
     } else if d < -ONE_MINUS_EPS {
-        Quat::from_axis_angle(from.any_orthonormal_vector(), core::f32::consts::PI)
+        let axis = from.any_orthonormal_vector();
+        Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
     } else {
         let c = from.cross(to);
         normalize(Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d))
@@ -135,5 +138,16 @@ mod tests {
         assert!((rotate(from_rotation_arc(a, b), a) - b).length() < 1e-6);
         assert_eq!(from_rotation_arc(a, a), Quat::IDENTITY);
         assert!((rotate(from_rotation_arc(a, -a), a) + a).length() < 1e-6);
+        // Half turns of the axes are exact.
+        for v in [
+            Vec3::X,
+            Vec3::Y,
+            Vec3::Z,
+            Vec3::NEG_X,
+            Vec3::NEG_Y,
+            Vec3::NEG_Z,
+        ] {
+            assert_eq!(rotate(from_rotation_arc(v, -v), v), -v, "{v}");
+        }
     }
 }

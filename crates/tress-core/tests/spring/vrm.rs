@@ -173,3 +173,50 @@ fn length_quirk_spares_a_virtual_tail() {
         "child bone: quirk must apply"
     );
 }
+
+#[test]
+fn a_tail_pushed_straight_back_through_its_root_stays_on_the_axis() {
+    // Two joints hanging straight down from the origin; a plane at y = 0.5
+    // facing up pushes both tails above the root, so each segment turns by
+    // exactly half a turn. The exact answer keeps every point on the y axis
+    // (three-vrm's `setFromUnitVectors` builds the half turn with w = 0);
+    // a half turn built from `sin`/`cos` of π has w = −4.4e-8 and moves the
+    // second joint sideways by ~1e-7 of the bone length per step.
+    for mode in [Mode::VrmCompatible, Mode::Earlier, Mode::Improved] {
+        let mut w = W::default();
+        w.add_frame(Pose::IDENTITY).unwrap();
+        let j = JointDesc {
+            local_rot: Quat::IDENTITY,
+            offset: Vec3::NEG_Y,
+            params: JointParams {
+                gravity: Vec3::ZERO,
+                ..params()
+            },
+            flat: FlatLock::default(),
+        };
+        let desc = ChainDesc {
+            mode,
+            ..ChainDesc::default()
+        };
+        w.add_chain(desc, &alloc::vec![j; 2]).unwrap();
+        w.add_collider(0, Collider::plane(Vec3::new(0.0, 0.5, 0.0), Vec3::Y))
+            .unwrap();
+        for _ in 0..10 {
+            step(&mut w);
+        }
+        let mut out = [tress_core::spring::JointOutput::default(); 2];
+        assert_eq!(w.outputs(0, &mut out), 2);
+        for (i, o) in out.iter().enumerate() {
+            for p in [o.origin, o.tail] {
+                assert!(
+                    p.x == 0.0 && p.z == 0.0,
+                    "{mode:?} joint {i}: {p} left the axis"
+                );
+            }
+        }
+        assert!(
+            out[0].tail.y > 0.0,
+            "{mode:?}: the plane did not flip the chain"
+        );
+    }
+}
