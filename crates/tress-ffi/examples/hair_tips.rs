@@ -18,9 +18,9 @@ use tress_rig::spring_rig::{RigOptions, SpringRig};
 const HEAD: &str = "Head";
 const FRAMES: u32 = 240;
 const DT: f32 = 1.0 / 60.0;
-/// π / 60 and 60° in radians, as `float` literals in the C program.
+/// π / 60 and 60° in radians (`float` literals in the C program).
 const STEP: f32 = 0.052_359_877;
-const AMPLITUDE: f32 = 1.047_197_6;
+const AMPLITUDE: f32 = core::f32::consts::FRAC_PI_3;
 
 fn sin_poly(x: f32) -> f32 {
     let x2 = x * x;
