@@ -81,7 +81,7 @@ impl<T> Registry<T> {
         if tag != self.tag || low == 0 {
             return Err(Error::new(
                 TressStatus::StaleHandle,
-                format!("{bits:#018x} is not a {} handle", self.kind),
+                format!("{bits:#018x} is not a handle of kind `{}`", self.kind),
             ));
         }
         Ok(((low - 1) as usize, generation))
