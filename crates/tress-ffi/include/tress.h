@@ -21,8 +21,8 @@
 #define TRESS_MAX_FRAMES 32
 
 // What a call did. Every `tress_*` function that can fail returns one;
-// anything but [`TressStatus::Ok`] leaves a message for
-// [`tress_last_error`](crate::tress_last_error) on the calling thread.
+// anything but `Ok` leaves a message for `tress_last_error` on the
+// calling thread.
 typedef enum TressStatus {
   // Done.
   TRESS_STATUS_OK = 0,
@@ -47,7 +47,7 @@ typedef enum TressStatus {
   TRESS_STATUS_PANIC = 9,
 } TressStatus;
 
-// Collider shapes, for [`TressCollider::shape`].
+// Collider shapes, for `TressCollider.shape`.
 enum TressShape
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
@@ -72,7 +72,7 @@ typedef uint32_t TressShape;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// Solver modes, for [`TressChainDesc::mode`].
+// Solver modes, for `TressChainDesc.mode`.
 enum TressMode
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
@@ -93,7 +93,7 @@ typedef uint32_t TressMode;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// Contact modes, for [`TressChainDesc::contact`].
+// Contact modes, for `TressChainDesc.contact`.
 enum TressContact
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
@@ -276,7 +276,7 @@ typedef struct TressCollider {
   float radius;
 } TressCollider;
 
-// The caller's poses for [`tress_spring_advance_sampled`]: writes frame
+// The caller's poses for `tress_spring_advance_sampled`: writes frame
 // `frame`'s pose at the end of substep `substep` (which ends at
 // `substep / 120` s after the first advance) into `out`.
 typedef void (*TressPoseFn)(void *user, uint32_t frame, uint64_t substep, struct TressPose *out);
@@ -337,10 +337,10 @@ extern "C" {
 
 // `size` bytes of zeroed memory aligned to 8 from the library's allocator
 // (null when `size` is 0): buffers for hosts without their own C heap,
-// such as a WebAssembly host. Free with [`tress_free`].
+// such as a WebAssembly host. Free with `tress_free`.
 uint8_t *tress_alloc(size_t size);
 
-// Frees memory from [`tress_alloc`]; null does nothing.
+// Frees memory from `tress_alloc`; null does nothing.
 //
 // # Safety
 // `p` is null or came from `tress_alloc` and has not been freed.

@@ -52,13 +52,13 @@ pub use types::*;
 
 /// `size` bytes of zeroed memory aligned to 8 from the library's allocator
 /// (null when `size` is 0): buffers for hosts without their own C heap,
-/// such as a WebAssembly host. Free with [`tress_free`].
+/// such as a WebAssembly host. Free with `tress_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn tress_alloc(size: usize) -> *mut u8 {
     std::panic::catch_unwind(|| ptr::alloc_words(size)).unwrap_or(core::ptr::null_mut())
 }
 
-/// Frees memory from [`tress_alloc`]; null does nothing.
+/// Frees memory from `tress_alloc`; null does nothing.
 ///
 /// # Safety
 /// `p` is null or came from `tress_alloc` and has not been freed.

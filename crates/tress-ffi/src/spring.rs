@@ -51,7 +51,7 @@ pub struct TressSpringCapacity {
     pub frames: u32,
 }
 
-/// The caller's poses for [`tress_spring_advance_sampled`]: writes frame
+/// The caller's poses for `tress_spring_advance_sampled`: writes frame
 /// `frame`'s pose at the end of substep `substep` (which ends at
 /// `substep / 120` s after the first advance) into `out`.
 pub type TressPoseFn =

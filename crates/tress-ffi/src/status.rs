@@ -12,8 +12,8 @@ use core::panic::AssertUnwindSafe;
 use std::panic::catch_unwind;
 
 /// What a call did. Every `tress_*` function that can fail returns one;
-/// anything but [`TressStatus::Ok`] leaves a message for
-/// [`tress_last_error`](crate::tress_last_error) on the calling thread.
+/// anything but `Ok` leaves a message for `tress_last_error` on the
+/// calling thread.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TressStatus {

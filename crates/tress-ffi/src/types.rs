@@ -56,7 +56,7 @@ pub struct TressPose {
     pub rotation: TressQuat,
 }
 
-/// Collider shapes, for [`TressCollider::shape`].
+/// Collider shapes, for `TressCollider.shape`.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TressShape {
@@ -72,7 +72,7 @@ pub enum TressShape {
     InsideCapsule = 4,
 }
 
-/// Solver modes, for [`TressChainDesc::mode`].
+/// Solver modes, for `TressChainDesc.mode`.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TressMode {
@@ -84,7 +84,7 @@ pub enum TressMode {
     VrmCompatible = 2,
 }
 
-/// Contact modes, for [`TressChainDesc::contact`].
+/// Contact modes, for `TressChainDesc.contact`.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TressContact {
