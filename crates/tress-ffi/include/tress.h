@@ -611,8 +611,10 @@ const char *tress_last_error(void);
 // `buf` is null or points to `len` writable bytes.
 size_t tress_last_error_copy(char *buf, size_t len);
 
-// A static, NUL-terminated name for `status` (`"Ok"`, `"NullHandle"`, …).
-const char *tress_status_name(enum TressStatus status);
+// A static, NUL-terminated name for a `TressStatus` value (`"Ok"`,
+// `"NullHandle"`, …; `"Unknown"` for a number that is none). Takes an
+// `int` so any number C passes is sound.
+const char *tress_status_name(int status);
 
 // The default strand options, into `out`.
 enum TressStatus tress_strand_options_default(struct TressStrandOptions *out);

@@ -6,7 +6,7 @@
 
 use alloc::ffi::CString;
 use core::cell::RefCell;
-use core::ffi::c_char;
+use core::ffi::{c_char, c_int};
 use core::fmt;
 use core::panic::AssertUnwindSafe;
 use std::panic::catch_unwind;
@@ -142,20 +142,23 @@ pub unsafe extern "C" fn tress_last_error_copy(buf: *mut c_char, len: usize) -> 
     r.unwrap_or(0)
 }
 
-/// A static, NUL-terminated name for `status` (`"Ok"`, `"NullHandle"`, …).
+/// A static, NUL-terminated name for a `TressStatus` value (`"Ok"`,
+/// `"NullHandle"`, …; `"Unknown"` for a number that is none). Takes an
+/// `int` so any number C passes is sound.
 #[unsafe(no_mangle)]
-pub extern "C" fn tress_status_name(status: TressStatus) -> *const c_char {
+pub extern "C" fn tress_status_name(status: c_int) -> *const c_char {
     let s: &'static core::ffi::CStr = match status {
-        TressStatus::Ok => c"Ok",
-        TressStatus::NullHandle => c"NullHandle",
-        TressStatus::StaleHandle => c"StaleHandle",
-        TressStatus::NullPointer => c"NullPointer",
-        TressStatus::BufferTooSmall => c"BufferTooSmall",
-        TressStatus::InvalidArgument => c"InvalidArgument",
-        TressStatus::LoadFailed => c"LoadFailed",
-        TressStatus::CapacityExceeded => c"CapacityExceeded",
-        TressStatus::BadIndex => c"BadIndex",
-        TressStatus::Panic => c"Panic",
+        0 => c"Ok",
+        1 => c"NullHandle",
+        2 => c"StaleHandle",
+        3 => c"NullPointer",
+        4 => c"BufferTooSmall",
+        5 => c"InvalidArgument",
+        6 => c"LoadFailed",
+        7 => c"CapacityExceeded",
+        8 => c"BadIndex",
+        9 => c"Panic",
+        _ => c"Unknown",
     };
     s.as_ptr()
 }
@@ -171,6 +174,29 @@ mod tests {
         // SAFETY: tress_last_error returns a NUL-terminated thread-local string.
         let msg = unsafe { core::ffi::CStr::from_ptr(tress_last_error()) };
         assert_eq!(msg.to_str().unwrap(), "test_fn: panicked: boom");
+    }
+
+    #[test]
+    fn every_status_has_its_name() {
+        for (s, name) in [
+            (TressStatus::Ok, "Ok"),
+            (TressStatus::NullHandle, "NullHandle"),
+            (TressStatus::StaleHandle, "StaleHandle"),
+            (TressStatus::NullPointer, "NullPointer"),
+            (TressStatus::BufferTooSmall, "BufferTooSmall"),
+            (TressStatus::InvalidArgument, "InvalidArgument"),
+            (TressStatus::LoadFailed, "LoadFailed"),
+            (TressStatus::CapacityExceeded, "CapacityExceeded"),
+            (TressStatus::BadIndex, "BadIndex"),
+            (TressStatus::Panic, "Panic"),
+        ] {
+            // SAFETY: tress_status_name returns a static NUL-terminated string.
+            let got = unsafe { core::ffi::CStr::from_ptr(tress_status_name(s as c_int)) };
+            assert_eq!(got.to_str().unwrap(), name);
+        }
+        // SAFETY: as above.
+        let other = unsafe { core::ffi::CStr::from_ptr(tress_status_name(-3)) };
+        assert_eq!(other.to_str().unwrap(), "Unknown");
     }
 
     #[test]

@@ -413,6 +413,65 @@ fn strands_from_arrays_follow_the_head() {
 }
 
 #[test]
+fn an_obj_groom_loads_and_steps() {
+    let obj = b"v 0 0 0.1\nv 0 -0.05 0.1\nv 0 -0.1 0.1\nv 0 -0.15 0.1\nl 1 2 3 4\n\
+                v 0.1 0 0\nv 0.1 -0.05 0\nv 0.1 -0.1 0\nv 0.1 -0.15 0\nl 5 6 7 8\n";
+    let opts = TressStrandOptions {
+        particles: 0,
+        ..TressStrandOptions::default()
+    };
+    let mut s = TressStrands::default();
+    // SAFETY: a NUL-terminated literal and a live byte slice.
+    ok(unsafe {
+        tress_strands_load(
+            c"hair.OBJ".as_ptr(),
+            obj.as_ptr(),
+            obj.len(),
+            Some(&opts),
+            Some(&mut s),
+        )
+    });
+    let (mut strands, mut particles) = (0, 0);
+    ok(tress_strands_counts(
+        s,
+        Some(&mut strands),
+        Some(&mut particles),
+    ));
+    assert_eq!((strands, particles), (2, 4));
+    let mut steps = 0;
+    ok(tress_strands_advance(s, 0.1, Some(&mut steps)));
+    assert_eq!(steps, 8, "a 0.1 s frame runs the 8-step cap");
+    ok(tress_strands_destroy(s));
+}
+
+#[test]
+fn an_avatar_with_fitted_colliders_steps() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+    let bytes = std::fs::read(path).unwrap();
+    let mut opts = TressRigOptions::default();
+    ok(tress_rig_options_default(Some(&mut opts)));
+    opts.fit_colliders = true;
+    opts.mode = TressMode::VrmCompatible as u32;
+    let mut a = TressAvatar::default();
+    // SAFETY: a live byte slice.
+    ok(unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), Some(&opts), Some(&mut a)) });
+    for _ in 0..30 {
+        ok(tress_avatar_advance(a, 1.0 / 30.0, None));
+    }
+    let mut out = [TressJointOutput::default(); 64];
+    let mut n = 0;
+    // SAFETY: `out` holds 64 outputs.
+    ok(unsafe { tress_avatar_outputs(a, 0, out.as_mut_ptr(), 64, Some(&mut n)) });
+    assert!(n > 0 && out[..n].iter().all(|o| o.tail.y.is_finite()));
+    opts.mode = 17;
+    let mut b = TressAvatar::default();
+    // SAFETY: as above.
+    let s = unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), Some(&opts), Some(&mut b)) };
+    assert_eq!(s, TressStatus::InvalidArgument);
+    ok(tress_avatar_destroy(a));
+}
+
+#[test]
 fn wasm_style_memory_round_trips() {
     let p = tress_alloc(100);
     assert!(!p.is_null());
