@@ -482,3 +482,50 @@ fn wasm_style_memory_round_trips() {
     // SAFETY: null is allowed.
     unsafe { tress_free(core::ptr::null_mut()) };
 }
+
+#[test]
+fn handles_work_from_many_threads_and_destroy_is_safe_during_calls() {
+    // Four threads step their own worlds while two share a fifth that one
+    // of them destroys part-way: every call returns Ok or StaleHandle.
+    let shared = ffi_world();
+    let bits = shared.bits;
+    let workers: Vec<_> = (0..6)
+        .map(|k| {
+            std::thread::spawn(move || {
+                let own = ffi_world();
+                let shared = TressSpringWorld { bits };
+                let mut stale = 0;
+                for i in 1..=120 {
+                    let p = motion(i).into();
+                    ok(tress_spring_set_frame_pose(own, 0, Some(&p)));
+                    ok(tress_spring_advance(own, 1.0 / 60.0, None));
+                    if k < 2 {
+                        match tress_spring_advance(shared, 1.0 / 60.0, None) {
+                            TressStatus::Ok => {}
+                            TressStatus::StaleHandle => stale += 1,
+                            s => panic!("{s:?}"),
+                        }
+                        if k == 0 && i == 60 {
+                            ok(tress_spring_destroy(shared));
+                        }
+                    }
+                }
+                let out = ffi_outputs(own);
+                ok(tress_spring_destroy(own));
+                (out, stale)
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect::<Vec<_>>();
+    // Every private world saw the same motion: the same bits.
+    assert!(workers.windows(2).all(|w| w[0].0 == w[1].0));
+    assert_eq!(
+        workers[0].1, 60,
+        "thread 0 destroyed the shared world at 60"
+    );
+    // Thread 1 sees it stale from whenever thread 0 got there, if at all.
+    assert!(workers[1].1 <= 120);
+    assert_eq!(tress_spring_reset(shared), TressStatus::StaleHandle);
+}
