@@ -523,6 +523,9 @@ enum TressStatus tress_spring_advance(struct TressSpringWorld world,
 // pose at the end of each substep (exact for an analytic motion at any
 // frame rate). A pose it leaves non-finite keeps the previous one.
 //
+// The world is locked while `pose_at` runs: it must not call functions on
+// this same world (they would wait for it forever).
+//
 // # Safety
 // `pose_at` is callable with `user` from this thread during the call.
 enum TressStatus tress_spring_advance_sampled(struct TressSpringWorld world,

@@ -8,7 +8,7 @@
 
 use core::ffi::c_void;
 
-use tress_core::math::Pose;
+use tress_core::math::{Pose, Quat, Vec3};
 use tress_core::spring::JointOutput;
 use tress_rig::spring_rig::AvatarWorld;
 
@@ -17,7 +17,7 @@ use crate::registry::Registry;
 use crate::status::{Error, Result, TressStatus, guard};
 use crate::types::{
     TressChainDesc, TressCollider, TressJointDesc, TressJointOutput, TressJointParams, TressPose,
-    TressStepConfig, contact, frame_time, index_out, mode, too_small,
+    TressQuat, TressStepConfig, TressVec3, contact, frame_time, index_out, mode, too_small,
 };
 
 /// Most joints a spring world holds.
@@ -56,6 +56,21 @@ pub struct TressSpringCapacity {
 /// `substep / 120` s after the first advance) into `out`.
 pub type TressPoseFn =
     Option<unsafe extern "C" fn(user: *mut c_void, frame: u32, substep: u64, out: *mut TressPose)>;
+
+/// A pose the callback has not written (every part NaN).
+const UNSET: TressPose = TressPose {
+    position: TressVec3 {
+        x: f32::NAN,
+        y: f32::NAN,
+        z: f32::NAN,
+    },
+    rotation: TressQuat {
+        x: f32::NAN,
+        y: f32::NAN,
+        z: f32::NAN,
+        w: f32::NAN,
+    },
+};
 
 /// A world with its counts and an output scratch row.
 pub(crate) struct World {
@@ -410,6 +425,9 @@ pub extern "C" fn tress_spring_advance(
 /// pose at the end of each substep (exact for an analytic motion at any
 /// frame rate). A pose it leaves non-finite keeps the previous one.
 ///
+/// The world is locked while `pose_at` runs: it must not call functions on
+/// this same world (they would wait for it forever).
+///
 /// # Safety
 /// `pose_at` is callable with `user` from this thread during the call.
 #[unsafe(no_mangle)]
@@ -425,21 +443,14 @@ pub unsafe extern "C" fn tress_spring_advance_sampled(
         with(world, |w| {
             let dt = frame_time(dt)?;
             let n = w.world.advance_sampled(dt, |frame, substep| {
-                let mut p = TressPose {
-                    position: TressPose::default().position,
-                    rotation: crate::TressQuat {
-                        x: f32::NAN,
-                        y: f32::NAN,
-                        z: f32::NAN,
-                        w: f32::NAN,
-                    },
-                };
+                // Left unwritten, the pose stays NaN and the core keeps the last one.
+                let mut p = UNSET;
                 // SAFETY: the caller promises `pose_at` may be called with `user`.
                 unsafe { ptr::call_pose_fn(f, user, index_out(frame), substep, &mut p) };
-                let q = p.rotation;
+                let (v, q) = (p.position, p.rotation);
                 Pose::new(
-                    tress_core::math::Vec3::new(p.position.x, p.position.y, p.position.z),
-                    tress_core::math::Quat::from_xyzw(q.x, q.y, q.z, q.w),
+                    Vec3::new(v.x, v.y, v.z),
+                    Quat::from_xyzw(q.x, q.y, q.z, q.w),
                 )
             });
             if let Some(s) = out_substeps {
