@@ -1,0 +1,511 @@
+//! `tress_avatar_*`: a VRM or GLB file's springs and colliders as a ready
+//! spring world (`tress_rig::spring_rig::SpringRig`), with frames keyed by
+//! glTF node index and looked up by node name.
+//!
+//! Chains are numbered as the rig lists them (VRM spring order, skipped
+//! springs left out); [`tress_avatar_chain_nodes`] names the nodes each
+//! chain's outputs belong to.
+
+use core::ffi::c_char;
+
+use tress_core::math::Pose;
+use tress_core::spring::ChainDesc;
+use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
+use tress_rig::spring_rig::{RigError, RigOptions, SpringRig};
+
+use crate::ptr::{self, required};
+use crate::registry::Registry;
+use crate::spring::World;
+use crate::status::{Error, Result, TressStatus, guard};
+use crate::types::{
+    TressChainDesc, TressJointOutput, TressJointParams, TressPose, TressStepConfig, contact,
+    index_out, mode, too_small,
+};
+
+/// An avatar handle; all bits zero is the null handle.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TressAvatar {
+    /// Registry slot, generation and kind; opaque.
+    pub bits: u64,
+}
+
+/// How an avatar's rig is built (`tress_rig::spring_rig::RigOptions`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TressRigOptions {
+    /// A `TressMode` value for every chain.
+    pub mode: u32,
+    /// A `TressContact` value for every chain (VRM-compatible chains use the tail).
+    pub contact: u32,
+    /// Fit colliders to the body first and take each chain's contact from
+    /// the fit, as the Godot `TressAvatar` node does.
+    pub fit_colliders: bool,
+    /// VrmCompatible: three-vrm's bone-length quirk.
+    pub vrm_length_quirk: bool,
+    /// Improved: flat-lock stiffness, 1/s (0: off; 83 recommended).
+    pub flat_lock_stiffness: f32,
+    /// Improved: drape over contact.
+    pub drape: bool,
+    /// Stepping policy.
+    pub config: TressStepConfig,
+}
+
+impl Default for TressRigOptions {
+    fn default() -> Self {
+        let o = RigOptions::default();
+        let d: TressChainDesc = ChainDesc {
+            mode: o.mode,
+            contact: o.contact,
+            ..ChainDesc::default()
+        }
+        .into();
+        Self {
+            mode: d.mode,
+            contact: d.contact,
+            fit_colliders: false,
+            vrm_length_quirk: o.vrm_length_quirk,
+            flat_lock_stiffness: o.flat_lock_stiffness,
+            drape: o.drape,
+            config: o.config.into(),
+        }
+    }
+}
+
+pub(crate) struct AvatarObj {
+    world: World,
+    chains: Vec<tress_rig::spring_rig::RigChain>,
+    frame_nodes: Vec<Option<usize>>,
+    node_names: Vec<String>,
+    rest: Vec<Pose>,
+}
+
+impl AvatarObj {
+    /// Loads and rigs `bytes`.
+    pub fn load(bytes: &[u8], opts: &TressRigOptions) -> Result<Self> {
+        let avatar = tress_vrm::load_bytes(bytes, None).map_err(|e| {
+            Error::new(TressStatus::LoadFailed, format!("cannot load the VRM: {e}"))
+        })?;
+        let mut rig_opts = RigOptions {
+            mode: mode(opts.mode)?,
+            contact: contact(opts.contact)?,
+            vrm_length_quirk: opts.vrm_length_quirk,
+            flat_lock_stiffness: if opts.flat_lock_stiffness.is_finite() {
+                opts.flat_lock_stiffness
+            } else {
+                return Err(Error::invalid("flat_lock_stiffness is not finite"));
+            },
+            drape: opts.drape,
+            config: opts.config.to_core()?,
+            ..RigOptions::default()
+        };
+        let avatar = if opts.fit_colliders {
+            let (a, fit) = fitted(&avatar, &ColliderFitOptions::default());
+            rig_opts.tail_chains = fit.tail_chains();
+            a
+        } else {
+            avatar
+        };
+        let rig = SpringRig::build(&avatar, &rig_opts).map_err(|e| {
+            let status = match e {
+                RigError::Capacity(_) => TressStatus::CapacityExceeded,
+                RigError::Invalid(_) => TressStatus::LoadFailed,
+            };
+            Error::new(status, format!("cannot rig the VRM: {e}"))
+        })?;
+        let rest = rig.rest_poses(&avatar);
+        let SpringRig {
+            world,
+            frame_nodes,
+            chains,
+            ..
+        } = rig;
+        Ok(Self {
+            world: World::adopt(world, frame_nodes.len()),
+            chains,
+            frame_nodes,
+            node_names: avatar.nodes.into_iter().map(|n| n.name).collect(),
+            rest,
+        })
+    }
+
+    fn chain(&self, chain: u32) -> Result<usize> {
+        self.chains
+            .get(chain as usize)
+            .map(|c| c.index)
+            .ok_or_else(|| {
+                Error::new(
+                    TressStatus::BadIndex,
+                    format!(
+                        "chain {chain} does not exist ({} chains)",
+                        self.chains.len()
+                    ),
+                )
+            })
+    }
+
+    fn frame_of_node(&self, node: usize) -> Result<u32> {
+        self.frame_nodes
+            .iter()
+            .position(|&n| n == Some(node))
+            .map(index_out)
+            .ok_or_else(|| {
+                Error::new(
+                    TressStatus::BadIndex,
+                    format!("node {node} is not an attachment frame"),
+                )
+            })
+    }
+
+    fn find_node(&self, name: &str) -> Result<usize> {
+        self.node_names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| Error::new(TressStatus::BadIndex, format!("no node is named {name:?}")))
+    }
+}
+
+static AVATARS: Registry<AvatarObj> = Registry::new(2, "avatar");
+
+fn with<R>(a: TressAvatar, f: impl FnOnce(&mut AvatarObj) -> Result<R>) -> Result<R> {
+    AVATARS.with(a.bits, f)
+}
+
+/// The default rig options, into `out`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_rig_options_default(out: Option<&mut TressRigOptions>) -> TressStatus {
+    guard("tress_rig_options_default", || {
+        *required(out, "out")? = TressRigOptions::default();
+        Ok(())
+    })
+}
+
+/// Loads a VRM 0.x / 1.0 or glTF binary (GLB) file's bytes and builds its
+/// spring rig at rest; `options` null: the defaults. `LoadFailed` carries
+/// the loader's message with the JSON path that failed.
+///
+/// # Safety
+/// `bytes` points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_avatar_load(
+    bytes: *const u8,
+    len: usize,
+    options: Option<&TressRigOptions>,
+    out: Option<&mut TressAvatar>,
+) -> TressStatus {
+    guard("tress_avatar_load", || {
+        let out = required(out, "out")?;
+        // SAFETY: the caller gives `len` readable bytes at `bytes`.
+        let bytes = unsafe { ptr::slice(bytes, len, "bytes") }?;
+        let opts = options.copied().unwrap_or_default();
+        let a = AvatarObj::load(bytes, &opts)?;
+        out.bits = AVATARS.insert(a);
+        Ok(())
+    })
+}
+
+/// Destroys an avatar; the handle and its copies become stale.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_destroy(avatar: TressAvatar) -> TressStatus {
+    guard("tress_avatar_destroy", || AVATARS.remove(avatar.bits))
+}
+
+/// The number of glTF nodes, into `out`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_node_count(
+    avatar: TressAvatar,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_node_count", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            *out = index_out(a.node_names.len());
+            Ok(())
+        })
+    })
+}
+
+/// The index of the first node named `name` (UTF-8), into `out`;
+/// `BadIndex` when none is.
+///
+/// # Safety
+/// `name` is a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_avatar_find_node(
+    avatar: TressAvatar,
+    name: *const c_char,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_find_node", || {
+        let out = required(out, "out")?;
+        // SAFETY: the caller gives a NUL-terminated string.
+        let name = unsafe { ptr::c_str(name, "name") }?;
+        with(avatar, |a| {
+            *out = index_out(a.find_node(name)?);
+            Ok(())
+        })
+    })
+}
+
+/// The attachment frame of the node named `name`, into `out`; `BadIndex`
+/// when no node has that name or it is not a frame.
+///
+/// # Safety
+/// `name` is a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_avatar_find_frame(
+    avatar: TressAvatar,
+    name: *const c_char,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_find_frame", || {
+        let out = required(out, "out")?;
+        // SAFETY: the caller gives a NUL-terminated string.
+        let name = unsafe { ptr::c_str(name, "name") }?;
+        with(avatar, |a| {
+            let node = a.find_node(name)?;
+            *out = a.frame_of_node(node)?;
+            Ok(())
+        })
+    })
+}
+
+/// The attachment frame of node `node`, into `out`; `BadIndex` when the
+/// node is not a frame.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_frame_of_node(
+    avatar: TressAvatar,
+    node: u32,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_frame_of_node", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            *out = a.frame_of_node(node as usize)?;
+            Ok(())
+        })
+    })
+}
+
+/// The number of attachment frames, into `out`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_frame_count(
+    avatar: TressAvatar,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_frame_count", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            *out = index_out(a.frame_nodes.len());
+            Ok(())
+        })
+    })
+}
+
+/// The glTF node of frame `frame`, into `out` (-1: the scene root).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_frame_node(
+    avatar: TressAvatar,
+    frame: u32,
+    out: Option<&mut i32>,
+) -> TressStatus {
+    guard("tress_avatar_frame_node", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            let n = a.frame_nodes.get(frame as usize).ok_or_else(|| {
+                Error::new(
+                    TressStatus::BadIndex,
+                    format!("frame {frame} does not exist"),
+                )
+            })?;
+            *out = n.map_or(-1, |n| i32::try_from(n).unwrap_or(i32::MAX));
+            Ok(())
+        })
+    })
+}
+
+/// Frame `frame`'s rest world pose (the file's rest pose), into `out`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_rest_pose(
+    avatar: TressAvatar,
+    frame: u32,
+    out: Option<&mut TressPose>,
+) -> TressStatus {
+    guard("tress_avatar_rest_pose", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            let p = a.rest.get(frame as usize).ok_or_else(|| {
+                Error::new(
+                    TressStatus::BadIndex,
+                    format!("frame {frame} does not exist"),
+                )
+            })?;
+            *out = (*p).into();
+            Ok(())
+        })
+    })
+}
+
+/// Sets frame `frame`'s world pose for the coming advance.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_frame_pose(
+    avatar: TressAvatar,
+    frame: u32,
+    pose: Option<&TressPose>,
+) -> TressStatus {
+    guard("tress_avatar_set_frame_pose", || {
+        with(avatar, |a| a.world.set_frame_pose(frame, pose))
+    })
+}
+
+/// Advances by a frame of `dt` seconds; substeps run go to `out_substeps` (may be null).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_advance(
+    avatar: TressAvatar,
+    dt: f32,
+    out_substeps: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_advance", || {
+        with(avatar, |a| a.world.advance(dt, out_substeps))
+    })
+}
+
+/// Puts every chain at rest under the current frame poses.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_reset(avatar: TressAvatar) -> TressStatus {
+    guard("tress_avatar_reset", || {
+        with(avatar, |a| {
+            a.world.world.reset();
+            Ok(())
+        })
+    })
+}
+
+/// The number of chains, into `out`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_chain_count(
+    avatar: TressAvatar,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_chain_count", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            *out = index_out(a.chains.len());
+            Ok(())
+        })
+    })
+}
+
+/// The number of joints of chain `chain`, into `out`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_chain_length(
+    avatar: TressAvatar,
+    chain: u32,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    guard("tress_avatar_chain_length", || {
+        let out = required(out, "out")?;
+        with(avatar, |a| {
+            *out = index_out(a.world.world.chain_len(a.chain(chain)?));
+            Ok(())
+        })
+    })
+}
+
+/// The glTF nodes chain `chain` drives (root first) into `out` of
+/// `capacity` entries; the count goes to `out_written` (may be null).
+///
+/// # Safety
+/// `out` points to `capacity` writable `uint32_t` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_avatar_chain_nodes(
+    avatar: TressAvatar,
+    chain: u32,
+    out: *mut u32,
+    capacity: usize,
+    out_written: Option<&mut usize>,
+) -> TressStatus {
+    guard("tress_avatar_chain_nodes", || {
+        // SAFETY: the caller gives `capacity` writable values at `out`.
+        let out = unsafe { ptr::slice_mut(out, capacity, "out") }?;
+        with(avatar, |a| {
+            a.chain(chain)?;
+            let nodes = &a.chains[chain as usize].nodes;
+            if out.len() < nodes.len() {
+                return Err(too_small("the node buffer", out.len(), nodes.len()));
+            }
+            for (o, n) in out.iter_mut().zip(nodes) {
+                *o = index_out(*n);
+            }
+            if let Some(w) = out_written {
+                *w = nodes.len();
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Writes chain `chain`'s joint outputs (root first) into `out` of
+/// `capacity` entries; the count goes to `out_written` (may be null).
+///
+/// # Safety
+/// `out` points to `capacity` writable `TressJointOutput` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_avatar_outputs(
+    avatar: TressAvatar,
+    chain: u32,
+    out: *mut TressJointOutput,
+    capacity: usize,
+    out_written: Option<&mut usize>,
+) -> TressStatus {
+    guard("tress_avatar_outputs", || {
+        // SAFETY: the caller gives `capacity` writable outputs at `out`.
+        let out = unsafe { ptr::slice_mut(out, capacity, "out") }?;
+        with(avatar, |a| {
+            let c = a.chain(chain)?;
+            a.world.outputs(c, out, out_written)
+        })
+    })
+}
+
+/// Changes every joint's parameters of chain `chain` (state kept).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_chain_params(
+    avatar: TressAvatar,
+    chain: u32,
+    params: Option<&TressJointParams>,
+) -> TressStatus {
+    guard("tress_avatar_set_chain_params", || {
+        with(avatar, |a| {
+            let c = a.chain(chain)?;
+            a.world.set_chain_params(c, params)
+        })
+    })
+}
+
+/// Sets chain `chain`'s mode (`TressMode`) and contact (`TressContact`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_chain_mode(
+    avatar: TressAvatar,
+    chain: u32,
+    mode: u32,
+    contact: u32,
+) -> TressStatus {
+    guard("tress_avatar_set_chain_mode", || {
+        with(avatar, |a| {
+            let c = a.chain(chain)?;
+            a.world.set_chain_mode(c, mode, contact)
+        })
+    })
+}
+
+/// Sets the teleport threshold (see `tress_spring_set_teleport_distance`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_teleport_distance(
+    avatar: TressAvatar,
+    distance: f32,
+) -> TressStatus {
+    guard("tress_avatar_set_teleport_distance", || {
+        with(avatar, |a| a.world.set_teleport_distance(distance))
+    })
+}

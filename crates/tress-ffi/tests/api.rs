@@ -1,0 +1,531 @@
+//! The C ABI does what the Rust API does: the same world through both gives
+//! the same bits, every collider shape is accepted, sampled advance reaches
+//! the core's `advance_sampled`, and the avatar and strand look-ups agree
+//! with the loaded files.
+
+// The test calls the C ABI as C would.
+#![allow(unsafe_code)]
+
+use core::ffi::c_void;
+
+use tress_core::collide::Collider;
+use tress_core::math::{Pose, Quat, Vec3};
+use tress_core::spring::{ChainDesc, ContactMode, JointDesc, JointOutput, Mode, StepConfig};
+use tress_ffi::*;
+use tress_rig::spring_rig::AvatarWorld;
+
+fn ok(s: TressStatus) {
+    // SAFETY: tress_last_error returns a NUL-terminated thread-local string.
+    let msg = unsafe { core::ffi::CStr::from_ptr(tress_last_error()) };
+    assert_eq!(s, TressStatus::Ok, "{msg:?}");
+}
+
+fn v(x: f32, y: f32, z: f32) -> TressVec3 {
+    TressVec3 { x, y, z }
+}
+
+fn colliders() -> Vec<TressCollider> {
+    let c = |shape: TressShape, offset, tail, normal, radius| TressCollider {
+        shape: shape as u32,
+        offset,
+        tail,
+        normal,
+        radius,
+    };
+    vec![
+        c(
+            TressShape::Sphere,
+            v(0.0, -0.1, 0.1),
+            v(0.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            0.08,
+        ),
+        c(
+            TressShape::Capsule,
+            v(-0.1, -0.3, 0.05),
+            v(0.1, -0.3, 0.05),
+            v(0.0, 1.0, 0.0),
+            0.06,
+        ),
+        c(
+            TressShape::Plane,
+            v(0.0, -0.5, 0.0),
+            v(0.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.2),
+            0.0,
+        ),
+        c(
+            TressShape::InsideSphere,
+            v(0.0, 0.0, 0.0),
+            v(0.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            1.0,
+        ),
+        c(
+            TressShape::InsideCapsule,
+            v(0.0, 0.5, 0.0),
+            v(0.0, -1.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            0.8,
+        ),
+    ]
+}
+
+fn joint(i: usize) -> TressJointDesc {
+    TressJointDesc {
+        local_rotation: Quat::from_rotation_x(0.1 * i as f32).into(),
+        offset: v(0.0, -0.06, 0.02),
+        params: TressJointParams {
+            stiffness: 400.0,
+            damping: 25.0,
+            ..TressJointParams::default()
+        },
+        ..TressJointDesc::default()
+    }
+}
+
+fn motion(i: u32) -> Pose {
+    let t = i as f32 / 60.0;
+    Pose::new(
+        Vec3::new(0.05 * tress_core::math::ops::sin(3.0 * t), 1.5, 0.0),
+        Quat::from_rotation_y(0.8 * tress_core::math::ops::sin(2.0 * t)),
+    )
+}
+
+/// The same world through the core, for comparison.
+fn core_world() -> Box<AvatarWorld> {
+    let mut w = Box::new(AvatarWorld::new(StepConfig::default()));
+    let f = w.add_frame(motion(0)).unwrap();
+    for c in colliders() {
+        let kind = [
+            tress_core::collide::ShapeKind::Sphere,
+            tress_core::collide::ShapeKind::Capsule,
+            tress_core::collide::ShapeKind::Plane,
+            tress_core::collide::ShapeKind::InsideSphere,
+            tress_core::collide::ShapeKind::InsideCapsule,
+        ][c.shape as usize];
+        let p = |v: TressVec3| Vec3::new(v.x, v.y, v.z);
+        w.add_collider(
+            f,
+            Collider {
+                kind,
+                offset: p(c.offset),
+                tail: p(c.tail),
+                normal: p(c.normal),
+                radius: c.radius,
+            },
+        )
+        .unwrap();
+    }
+    for (mode, contact) in [
+        (Mode::Improved, ContactMode::Segment),
+        (Mode::Earlier, ContactMode::Tail),
+        (Mode::VrmCompatible, ContactMode::Tail),
+    ] {
+        let joints: Vec<JointDesc> = (0..5)
+            .map(|i| {
+                let j = joint(i);
+                let q = j.local_rotation;
+                JointDesc {
+                    local_rot: Quat::from_xyzw(q.x, q.y, q.z, q.w).normalize(),
+                    offset: Vec3::new(j.offset.x, j.offset.y, j.offset.z),
+                    params: tress_core::spring::JointParams {
+                        stiffness: 400.0,
+                        damping: 25.0,
+                        ..Default::default()
+                    }
+                    .sanitized(),
+                    ..JointDesc::default()
+                }
+            })
+            .collect();
+        let desc = ChainDesc {
+            mode,
+            contact,
+            ..ChainDesc::default()
+        };
+        w.add_chain(desc, &joints).unwrap();
+    }
+    w
+}
+
+fn ffi_world() -> TressSpringWorld {
+    let mut w = TressSpringWorld::default();
+    let caps = TressSpringCapacity {
+        joints: 15,
+        chains: 3,
+        colliders: 5,
+        frames: 1,
+    };
+    ok(tress_spring_create(Some(&caps), None, Some(&mut w)));
+    let mut f = 0;
+    ok(tress_spring_add_frame(
+        w,
+        Some(&motion(0).into()),
+        Some(&mut f),
+    ));
+    for (i, c) in colliders().iter().enumerate() {
+        let mut index = 99;
+        ok(tress_spring_add_collider(w, f, Some(c), Some(&mut index)));
+        assert_eq!(index as usize, i);
+    }
+    for (mode, contact) in [
+        (TressMode::Improved, TressContact::Segment),
+        (TressMode::Earlier, TressContact::Tail),
+        (TressMode::VrmCompatible, TressContact::Tail),
+    ] {
+        let joints: Vec<TressJointDesc> = (0..5).map(joint).collect();
+        let desc = TressChainDesc {
+            mode: mode as u32,
+            contact: contact as u32,
+            ..TressChainDesc::default()
+        };
+        // SAFETY: `joints` holds 5 descriptions.
+        ok(unsafe { tress_spring_add_chain(w, Some(&desc), joints.as_ptr(), 5, None) });
+    }
+    w
+}
+
+fn ffi_outputs(w: TressSpringWorld) -> Vec<TressJointOutput> {
+    let mut all = Vec::new();
+    for c in 0..3 {
+        let mut out = [TressJointOutput::default(); 5];
+        let mut n = 0;
+        // SAFETY: `out` holds 5 outputs.
+        ok(unsafe { tress_spring_outputs(w, c, out.as_mut_ptr(), 5, Some(&mut n)) });
+        assert_eq!(n, 5);
+        all.extend_from_slice(&out);
+    }
+    all
+}
+
+fn core_outputs(w: &AvatarWorld) -> Vec<TressJointOutput> {
+    let mut all = Vec::new();
+    for c in 0..3 {
+        let mut out = [JointOutput::default(); 5];
+        assert_eq!(w.outputs(c, &mut out), 5);
+        all.extend(out.iter().map(|o| TressJointOutput::from(*o)));
+    }
+    all
+}
+
+#[test]
+fn a_world_through_the_abi_matches_the_core_bit_for_bit() {
+    let mut core = core_world();
+    let w = ffi_world();
+    // Capacities given at creation are enforced.
+    ok(tress_spring_set_teleport_distance(w, 0.5));
+    core.set_config(StepConfig {
+        teleport_distance: 0.5,
+        ..core.config()
+    });
+    for i in 1..=180 {
+        let p = motion(i);
+        core.set_frame_pose(0, p);
+        core.advance(1.0 / 60.0);
+        ok(tress_spring_set_frame_pose(w, 0, Some(&p.into())));
+        let mut substeps = 0;
+        ok(tress_spring_advance(w, 1.0 / 60.0, Some(&mut substeps)));
+        assert_eq!(substeps, 2);
+        if i == 90 {
+            // Run-time edits go through too.
+            let p = TressJointParams {
+                stiffness: 200.0,
+                damping: 20.0,
+                ..TressJointParams::default()
+            };
+            ok(tress_spring_set_chain_params(w, 0, Some(&p)));
+            core.set_chain_params(
+                0,
+                tress_core::spring::JointParams {
+                    stiffness: 200.0,
+                    damping: 20.0,
+                    ..Default::default()
+                }
+                .sanitized(),
+            )
+            .unwrap();
+            ok(tress_spring_set_chain_mode(
+                w,
+                1,
+                TressMode::Improved as u32,
+                TressContact::Segment as u32,
+            ));
+            let mut d = core.chain_desc(1).unwrap();
+            d.mode = Mode::Improved;
+            d.contact = ContactMode::Segment;
+            core.set_chain_desc(1, d).unwrap();
+        }
+    }
+    let (a, b) = (ffi_outputs(w), core_outputs(&core));
+    assert!(a.iter().all(|o| o.tail.x.is_finite()));
+    assert_eq!(a, b);
+    let mut extra = TressJointDesc::default();
+    extra.offset.y = -0.1;
+    // SAFETY: one description.
+    let s = unsafe { tress_spring_add_chain(w, Some(&TressChainDesc::default()), &extra, 1, None) };
+    assert_eq!(s, TressStatus::CapacityExceeded);
+    ok(tress_spring_reset(w));
+    ok(tress_spring_destroy(w));
+}
+
+/// Frame pose at substep `n` of the sampled advance: `motion` at `n / 120` s.
+unsafe extern "C" fn sampled(user: *mut c_void, _frame: u32, substep: u64, out: *mut TressPose) {
+    let calls = user.cast::<u32>();
+    // SAFETY: `user` is the test's counter and `out` the library's pose.
+    unsafe {
+        *calls += 1;
+        *out = motion_at(substep).into();
+    }
+}
+
+fn motion_at(substep: u64) -> Pose {
+    let t = substep as f32 / 120.0;
+    Pose::new(
+        Vec3::new(0.0, 1.5, 0.0),
+        Quat::from_rotation_y(0.8 * tress_core::math::ops::sin(2.0 * t)),
+    )
+}
+
+#[test]
+fn sampled_advance_asks_for_every_substep() {
+    let mut core = core_world();
+    let w = ffi_world();
+    let mut calls = 0u32;
+    for _ in 0..60 {
+        core.advance_sampled(1.0 / 60.0, |_, n| motion_at(n));
+        // SAFETY: `sampled` writes one pose and counts into `calls`.
+        ok(unsafe {
+            tress_spring_advance_sampled(
+                w,
+                1.0 / 60.0,
+                Some(sampled),
+                (&raw mut calls).cast(),
+                None,
+            )
+        });
+    }
+    // 120 substeps of one frame, plus the first advance's initial pose.
+    assert_eq!(calls, 121);
+    assert_eq!(ffi_outputs(w), core_outputs(&core));
+    ok(tress_spring_destroy(w));
+}
+
+#[test]
+fn the_avatar_names_its_frames_and_nodes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+    let bytes = std::fs::read(path).unwrap();
+    let avatar = tress_vrm::load_bytes(&bytes, None).unwrap();
+    let mut a = TressAvatar::default();
+    // SAFETY: a live byte slice.
+    ok(unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), None, Some(&mut a)) });
+    let (mut node, mut frame, mut by_node, mut back) = (0, 0, 0, 0);
+    // SAFETY: NUL-terminated literals.
+    ok(unsafe { tress_avatar_find_node(a, c"Head".as_ptr(), Some(&mut node)) });
+    assert_eq!(avatar.nodes[node as usize].name, "Head");
+    // SAFETY: as above.
+    ok(unsafe { tress_avatar_find_frame(a, c"Head".as_ptr(), Some(&mut frame)) });
+    ok(tress_avatar_frame_of_node(a, node, Some(&mut by_node)));
+    ok(tress_avatar_frame_node(a, frame, Some(&mut back)));
+    assert_eq!((frame, back), (by_node, node as i32));
+    // SAFETY: as above.
+    let s = unsafe { tress_avatar_find_frame(a, c"NoSuchBone".as_ptr(), Some(&mut frame)) };
+    assert_eq!(s, TressStatus::BadIndex);
+    let mut chains = 0;
+    ok(tress_avatar_chain_count(a, Some(&mut chains)));
+    assert!(chains > 0);
+    for c in 0..chains {
+        let mut len = 0;
+        ok(tress_avatar_chain_length(a, c, Some(&mut len)));
+        let mut nodes = vec![0u32; len as usize];
+        let mut n = 0;
+        // SAFETY: `nodes` holds `len` values.
+        ok(unsafe {
+            tress_avatar_chain_nodes(a, c, nodes.as_mut_ptr(), nodes.len(), Some(&mut n))
+        });
+        assert_eq!(n, len as usize);
+        assert!(nodes.iter().all(|&n| (n as usize) < avatar.nodes.len()));
+    }
+    ok(tress_avatar_destroy(a));
+}
+
+#[test]
+fn strands_from_arrays_follow_the_head() {
+    // 8 straight strands hanging 20 cm from a ring of radius 10 cm.
+    let mut pts = Vec::new();
+    for s in 0..8 {
+        let a = s as f32 * core::f32::consts::TAU / 8.0;
+        let (sin, cos) = tress_core::math::ops::sin_cos(a);
+        for p in 0..16 {
+            pts.push(v(0.1 * cos, -0.2 * p as f32 / 15.0, 0.1 * sin));
+        }
+    }
+    let mut s = TressStrands::default();
+    // SAFETY: `pts` holds 8 × 16 points.
+    ok(unsafe { tress_strands_create(pts.as_ptr(), 8, 16, None, Some(&mut s)) });
+    let (mut strands, mut particles) = (0, 0);
+    ok(tress_strands_counts(
+        s,
+        Some(&mut strands),
+        Some(&mut particles),
+    ));
+    assert_eq!((strands, particles), (8, 16));
+    let body = [TressCollider {
+        shape: TressShape::Plane as u32,
+        offset: v(0.0, -1.0, 0.0),
+        normal: v(0.0, 1.0, 0.0),
+        ..TressCollider::default()
+    }];
+    // SAFETY: one collider.
+    ok(unsafe { tress_strands_set_world_colliders(s, body.as_ptr(), 1) });
+    let head = TressPose {
+        position: v(0.3, 1.5, 0.0),
+        rotation: TressQuat::default(),
+    };
+    ok(tress_strands_set_head_pose(s, Some(&head)));
+    for _ in 0..30 {
+        ok(tress_strands_advance(s, 1.0 / 60.0, None));
+    }
+    let mut pos = vec![TressVec3::default(); 128];
+    let mut tan = vec![TressVec3::default(); 128];
+    // SAFETY: 128 vectors each.
+    ok(unsafe { tress_strands_positions(s, pos.as_mut_ptr(), 128, None) });
+    // SAFETY: as above.
+    ok(unsafe { tress_strands_tangents(s, tan.as_mut_ptr(), 128, None) });
+    // Roots ride on the head (the strands' order is the solver's).
+    for root in pos.iter().step_by(16) {
+        let r = tress_core::math::ops::hypot(root.x - 0.3, root.z);
+        assert!(
+            (r - 0.1).abs() < 1e-5 && (root.y - 1.5).abs() < 1e-5,
+            "{root:?}"
+        );
+    }
+    for t in &tan {
+        let l = t.x * t.x + t.y * t.y + t.z * t.z;
+        assert!((l - 1.0).abs() < 1e-4, "{t:?}");
+    }
+    // SAFETY: 127 < 128 entries: refused, nothing written.
+    let small = unsafe { tress_strands_positions(s, pos.as_mut_ptr(), 127, None) };
+    assert_eq!(small, TressStatus::BufferTooSmall);
+    ok(tress_strands_reset(s, None));
+    ok(tress_strands_destroy(s));
+    assert_eq!(tress_strands_destroy(s), TressStatus::StaleHandle);
+}
+
+#[test]
+fn an_obj_groom_loads_and_steps() {
+    let obj = b"v 0 0 0.1\nv 0 -0.05 0.1\nv 0 -0.1 0.1\nv 0 -0.15 0.1\nl 1 2 3 4\n\
+                v 0.1 0 0\nv 0.1 -0.05 0\nv 0.1 -0.1 0\nv 0.1 -0.15 0\nl 5 6 7 8\n";
+    let opts = TressStrandOptions {
+        particles: 0,
+        ..TressStrandOptions::default()
+    };
+    let mut s = TressStrands::default();
+    // SAFETY: a NUL-terminated literal and a live byte slice.
+    ok(unsafe {
+        tress_strands_load(
+            c"hair.OBJ".as_ptr(),
+            obj.as_ptr(),
+            obj.len(),
+            Some(&opts),
+            Some(&mut s),
+        )
+    });
+    let (mut strands, mut particles) = (0, 0);
+    ok(tress_strands_counts(
+        s,
+        Some(&mut strands),
+        Some(&mut particles),
+    ));
+    assert_eq!((strands, particles), (2, 4));
+    let mut steps = 0;
+    ok(tress_strands_advance(s, 0.1, Some(&mut steps)));
+    assert_eq!(steps, 8, "a 0.1 s frame runs the 8-step cap");
+    ok(tress_strands_destroy(s));
+}
+
+#[test]
+fn an_avatar_with_fitted_colliders_steps() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+    let bytes = std::fs::read(path).unwrap();
+    let mut opts = TressRigOptions::default();
+    ok(tress_rig_options_default(Some(&mut opts)));
+    opts.fit_colliders = true;
+    opts.mode = TressMode::VrmCompatible as u32;
+    let mut a = TressAvatar::default();
+    // SAFETY: a live byte slice.
+    ok(unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), Some(&opts), Some(&mut a)) });
+    for _ in 0..30 {
+        ok(tress_avatar_advance(a, 1.0 / 30.0, None));
+    }
+    let mut out = [TressJointOutput::default(); 64];
+    let mut n = 0;
+    // SAFETY: `out` holds 64 outputs.
+    ok(unsafe { tress_avatar_outputs(a, 0, out.as_mut_ptr(), 64, Some(&mut n)) });
+    assert!(n > 0 && out[..n].iter().all(|o| o.tail.y.is_finite()));
+    opts.mode = 17;
+    let mut b = TressAvatar::default();
+    // SAFETY: as above.
+    let s = unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), Some(&opts), Some(&mut b)) };
+    assert_eq!(s, TressStatus::InvalidArgument);
+    ok(tress_avatar_destroy(a));
+}
+
+#[test]
+fn wasm_style_memory_round_trips() {
+    let p = tress_alloc(100);
+    assert!(!p.is_null());
+    assert_eq!(p as usize % 8, 0);
+    // SAFETY: `p` came from tress_alloc and is freed once.
+    unsafe { tress_free(p) };
+    assert!(tress_alloc(0).is_null());
+    // SAFETY: null is allowed.
+    unsafe { tress_free(core::ptr::null_mut()) };
+}
+
+#[test]
+fn handles_work_from_many_threads_and_destroy_is_safe_during_calls() {
+    // Four threads step their own worlds while two share a fifth that one
+    // of them destroys part-way: every call returns Ok or StaleHandle.
+    let shared = ffi_world();
+    let bits = shared.bits;
+    let workers: Vec<_> = (0..6)
+        .map(|k| {
+            std::thread::spawn(move || {
+                let own = ffi_world();
+                let shared = TressSpringWorld { bits };
+                let mut stale = 0;
+                for i in 1..=120 {
+                    let p = motion(i).into();
+                    ok(tress_spring_set_frame_pose(own, 0, Some(&p)));
+                    ok(tress_spring_advance(own, 1.0 / 60.0, None));
+                    if k < 2 {
+                        match tress_spring_advance(shared, 1.0 / 60.0, None) {
+                            TressStatus::Ok => {}
+                            TressStatus::StaleHandle => stale += 1,
+                            s => panic!("{s:?}"),
+                        }
+                        if k == 0 && i == 60 {
+                            ok(tress_spring_destroy(shared));
+                        }
+                    }
+                }
+                let out = ffi_outputs(own);
+                ok(tress_spring_destroy(own));
+                (out, stale)
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect::<Vec<_>>();
+    // Every private world saw the same motion: the same bits.
+    assert!(workers.windows(2).all(|w| w[0].0 == w[1].0));
+    assert_eq!(
+        workers[0].1, 60,
+        "thread 0 destroyed the shared world at 60"
+    );
+    // Thread 1 sees it stale from whenever thread 0 got there, if at all.
+    assert!(workers[1].1 <= 120);
+    assert_eq!(tress_spring_reset(shared), TressStatus::StaleHandle);
+}
