@@ -6,6 +6,7 @@
 //! implementation (clippy's `disallowed-methods` forbids `f32::sqrt` and
 //! friends elsewhere).
 
+pub mod affine;
 mod pose;
 pub mod quat;
 

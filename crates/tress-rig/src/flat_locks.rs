@@ -11,7 +11,7 @@
 use alloc::collections::BTreeMap;
 
 use glam::{Mat4, Vec3};
-use tress_core::math::ops;
+use tress_core::math::{affine, ops, quat};
 
 use tress_vrm::model::Avatar;
 
@@ -33,7 +33,7 @@ pub struct LockShape {
 }
 
 fn rotation_of(m: &Mat4) -> glam::Quat {
-    m.to_scale_rotation_translation().1.normalize()
+    quat::normalize(affine::decompose(m).1)
 }
 
 /// The lock shape of every simulated spring bone that owns enough skinned
@@ -111,7 +111,7 @@ pub fn lock_shapes(avatar: &Avatar) -> BTreeMap<usize, LockShape> {
         out.insert(
             node,
             LockShape {
-                width_axis: (rotation_of(m).inverse() * axis_world).normalize_or_zero(),
+                width_axis: quat::rotate(rotation_of(m).inverse(), axis_world).normalize_or_zero(),
                 aspect,
                 vertices: points.len(),
             },

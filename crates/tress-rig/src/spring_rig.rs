@@ -13,7 +13,7 @@
 
 use glam::{Mat4, Vec3};
 use tress_core::collide::Collider as CoreCollider;
-use tress_core::math::ops;
+use tress_core::math::{affine, ops, quat};
 use tress_core::spring::{
     ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose, SetupError,
     SpringWorld, StepConfig,
@@ -196,8 +196,8 @@ fn core_collider(shape: &ColliderShape, k: f32) -> CoreCollider {
 /// World pose (position, rotation) of a world matrix, scale dropped.
 #[must_use]
 pub fn pose_of(m: &Mat4) -> Pose {
-    let (_, rot, pos) = m.to_scale_rotation_translation();
-    Pose::new(pos, rot.normalize())
+    let (_, rot, pos) = affine::decompose(m);
+    Pose::new(pos, quat::normalize(rot))
 }
 
 impl SpringRig {
@@ -363,7 +363,7 @@ impl SpringRig {
                 Mode::Improved | Mode::Earlier => improved_params(j),
             };
             joints.push(JointDesc {
-                local_rot: node.rotation.normalize(),
+                local_rot: quat::normalize(node.rotation),
                 offset,
                 params,
                 flat: flat

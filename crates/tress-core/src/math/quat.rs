@@ -7,7 +7,8 @@
 //! different bits on x86-64, aarch64 and wasm32. The solvers call these
 //! functions instead: plain IEEE `f32` arithmetic, which Rust never
 //! contracts into fused multiply-adds, in the order of glam's scalar build
-//! (so a scalar target's results are unchanged).
+//! for products and dots; normalising divides by the length, as glam's
+//! SSE2 build does.
 //!
 //! glam's lane-wise operations (`+`, `-`, `*` by a scalar or lane by lane,
 //! `select`, `max`) round each lane once on every instruction set and stay
@@ -72,12 +73,13 @@ pub fn length(q: Quat) -> Real {
     ops::sqrt(dot(q, q))
 }
 
-/// `q` scaled to unit length (by the reciprocal of its length, as glam
-/// does). A zero quaternion gives NaN; callers guard against it.
+/// `q` divided by its length (one rounding per component, as
+/// [`crate::math::Pose::sanitized`] does, so normalising twice changes
+/// nothing more). A zero quaternion gives NaN; callers guard against it.
 #[inline]
 #[must_use]
 pub fn normalize(q: Quat) -> Quat {
-    q * (1.0 / length(q))
+    q / length(q)
 }
 
 /// The shortest rotation taking the unit vector `from` to the unit vector

@@ -58,7 +58,7 @@ pub fn validate(clip: &Clip, target: &Avatar) -> Validity {
         for q in &t.rotations {
             if !q.is_finite() {
                 v.non_finite += 1;
-            } else if (q.length() - 1.0).abs() > 1e-3 {
+            } else if (tress_core::math::quat::length(*q) - 1.0).abs() > 1e-3 {
                 v.non_unit += 1;
             }
         }
@@ -122,7 +122,7 @@ pub fn foot_contact(target: &Avatar, frames: &[Vec<Mat4>]) -> Option<FootContact
             .filter_map(|b| h.bone(b))
             .map(|b| SkinnedVertex {
                 position: rest[b].w_axis.truncate(),
-                influences: vec![(b, rest[b].inverse(), 1.0)],
+                influences: vec![(b, tress_core::math::affine::inverse(&rest[b]), 1.0)],
                 owner: b,
             })
             .collect();
@@ -269,7 +269,7 @@ pub fn hand_clearance(target: &Avatar, torso: &Torso, frames: &[Vec<Mat4>]) -> O
     let bone_rest = *rest.get(torso.bone)?;
     let mut worst = f32::INFINITY;
     for w in frames {
-        let to_rest = bone_rest * w.get(torso.bone)?.inverse();
+        let to_rest = bone_rest * tress_core::math::affine::inverse(w.get(torso.bone)?);
         for &(hand, finger) in &hands {
             let p = w[hand].w_axis.truncate();
             let p = finger.map_or(p, |f| (p + w[f].w_axis.truncate()) * 0.5);

@@ -40,7 +40,7 @@ pub struct Clip {
 /// small angles exact where acos of a dot product would not).
 #[must_use]
 pub fn angle_between(a: Quat, b: Quat) -> f32 {
-    let d = a.inverse() * b;
+    let d = tress_core::math::quat::mul(a.inverse(), b);
     2.0 * ops::atan2(d.xyz().length(), ops::abs(d.w))
 }
 
@@ -87,7 +87,7 @@ impl Clip {
             let s = f * f * (3.0 - 2.0 * f);
             self.times.push(end + k as f32 / self.fps);
             for t in &mut self.tracks {
-                let q = t.rotations[n - 1].slerp(t.rotations[0], s);
+                let q = tress_core::constraint::slerp(t.rotations[n - 1], t.rotations[0], s);
                 t.rotations.push(q);
             }
             let p = self.hips_translation[n - 1].lerp(self.hips_translation[0], s);

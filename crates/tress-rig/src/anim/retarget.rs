@@ -27,7 +27,7 @@ use super::clip::{Clip, Track};
 use super::sample::{Local, key_interval, local_pose, world_from_local};
 use super::soles::Soles;
 use crate::skin::SkinnedVertex;
-use tress_core::math::ops;
+use tress_core::math::{ops, quat};
 use tress_vrm::model::{Animation, Avatar};
 
 /// How to retarget.
@@ -143,8 +143,7 @@ struct Sole {
 }
 
 fn rotation_of(m: &Mat4) -> Quat {
-    let (_, r, _) = m.to_scale_rotation_translation();
-    r.normalize()
+    quat::normalize(tress_core::math::affine::decompose(m).1)
 }
 
 /// The character's forward direction on the ground plane: the cross of its
@@ -210,7 +209,7 @@ impl<'a> Retargeter<'a> {
         let mut notes = Vec::new();
 
         let facing = match (forward(&src_world, smap), forward(&dst_world, dmap)) {
-            (Some(fs), Some(ft)) => Quat::from_rotation_arc(fs, ft),
+            (Some(fs), Some(ft)) => quat::from_rotation_arc(fs, ft),
             _ => {
                 notes.push("hips line is vertical on one side: facing taken as equal".to_owned());
                 Quat::IDENTITY
@@ -258,9 +257,9 @@ impl<'a> Retargeter<'a> {
                                 - src_world[src].w_axis.truncate();
                             let dt = dst_world.get(dc)?.w_axis.truncate()
                                 - dst_world[dst].w_axis.truncate();
-                            let ds = (facing * ds).try_normalize()?;
+                            let ds = quat::rotate(facing, ds).try_normalize()?;
                             let dt = dt.try_normalize()?;
-                            Some(Quat::from_rotation_arc(dt, ds))
+                            Some(quat::from_rotation_arc(dt, ds))
                         })
                         .or_else(|| {
                             // No direction of its own: keep the nearest mapped
@@ -282,7 +281,10 @@ impl<'a> Retargeter<'a> {
                 bone,
                 src,
                 dst,
-                pre: (facing.inverse() * align * dst_rest_rot[dst]).normalize(),
+                pre: quat::normalize(quat::mul(
+                    quat::mul(facing.inverse(), align),
+                    dst_rest_rot[dst],
+                )),
             });
         }
 
@@ -402,8 +404,10 @@ impl<'a> Retargeter<'a> {
                 let mut angle = (depth / lever).min(0.5);
                 let mut improved = false;
                 for _ in 0..3 {
-                    let new_world = (Quat::from_axis_angle(axis, angle) * foot_rot).normalize();
-                    local[sole.foot].rotation = (parent_rot.inverse() * new_world).normalize();
+                    let new_world =
+                        quat::normalize(quat::mul(Quat::from_axis_angle(axis, angle), foot_rot));
+                    local[sole.foot].rotation =
+                        quat::normalize(quat::mul(parent_rot.inverse(), new_world));
                     world_from_local(self.target, local, world);
                     if lowest(sole, world).is_some_and(|l| l.y > low.y + 1e-5) {
                         improved = true;
@@ -506,7 +510,13 @@ impl<'a> Retargeter<'a> {
             world_from_local(self.source, &local, &mut world);
             for (d, p) in desired.iter_mut().zip(&self.pairs) {
                 let ws = rotation_of(&world[p.src]);
-                *d = (self.facing * ws * self.src_rest_rot[p.src].inverse() * p.pre).normalize();
+                *d = quat::normalize(quat::mul(
+                    quat::mul(
+                        quat::mul(self.facing, ws),
+                        self.src_rest_rot[p.src].inverse(),
+                    ),
+                    p.pre,
+                ));
             }
             // Walk the target down from its roots so each mapped bone's local
             // rotation is taken against its parent's *animated* world rotation.
@@ -515,15 +525,17 @@ impl<'a> Retargeter<'a> {
                 let parent_rot = node.parent.map_or(Quat::IDENTITY, |p| dst_world_rot[p]);
                 dst_world_rot[n] = match self.dst_pair[n] {
                     Some(i) => {
-                        let local_rot = (parent_rot.inverse() * desired[i]).normalize();
+                        let local_rot =
+                            quat::normalize(quat::mul(parent_rot.inverse(), desired[i]));
                         tracks[i].rotations.push(local_rot);
                         desired[i]
                     }
-                    None => (parent_rot * node.rotation).normalize(),
+                    None => quat::normalize(quat::mul(parent_rot, node.rotation)),
                 };
             }
             let ps = world[self.src_hips].w_axis.truncate();
-            let hips = self.dst_hips_rest + self.scale * (self.facing * (ps - self.src_hips_rest));
+            let hips = self.dst_hips_rest
+                + self.scale * quat::rotate(self.facing, ps - self.src_hips_rest);
             hips_world.push(hips);
             if !self.soles.is_empty() {
                 dst_local.clear();
@@ -538,7 +550,7 @@ impl<'a> Retargeter<'a> {
                     }
                 }
                 dst_local[self.dst_hips].translation =
-                    self.dst_hips_parent.inverse().transform_point3(hips);
+                    tress_core::math::affine::inverse(&self.dst_hips_parent).transform_point3(hips);
                 world_from_local(self.target, &dst_local, &mut dst_world);
                 for (pair, q) in self.lift_feet(&mut dst_local, &mut dst_world) {
                     if let Some(last) = tracks[pair].rotations.last_mut() {
@@ -557,7 +569,7 @@ impl<'a> Retargeter<'a> {
                 *p -= drift * (t / span);
             }
         }
-        let to_local = self.dst_hips_parent.inverse();
+        let to_local = tress_core::math::affine::inverse(&self.dst_hips_parent);
         let hips_translation: Vec<Vec3> = hips_world
             .iter()
             .map(|p| to_local.transform_point3(*p))

@@ -98,7 +98,7 @@ fn sample_quat(c: &Channel, v: &[Quat], t: f32) -> Option<Quat> {
                 let mut p1 = *v.get(3 * hi + 1)?;
                 let m0 = *v.get(3 * lo + 2)?;
                 let mut m1 = *v.get(3 * hi)?;
-                if p0.dot(p1) < 0.0 {
+                if tress_core::math::quat::dot(p0, p1) < 0.0 {
                     p1 = -p1;
                     m1 = -m1;
                 }
@@ -106,9 +106,9 @@ fn sample_quat(c: &Channel, v: &[Quat], t: f32) -> Option<Quat> {
             }
         }
         Interpolation::Step => *v.get(lo)?,
-        Interpolation::Linear => v.get(lo)?.slerp(*v.get(hi)?, f),
+        Interpolation::Linear => tress_core::constraint::slerp(*v.get(lo)?, *v.get(hi)?, f),
     };
-    let len = q.length();
+    let len = tress_core::math::quat::length(q);
     (len.is_finite() && len > 1e-6).then(|| q / len)
 }
 

@@ -62,7 +62,10 @@ pub fn fit_colliders(avatar: &Avatar, opts: &ColliderFitOptions) -> ColliderFit 
         return fit;
     };
     let world = avatar.rest_world();
-    let size = world[hips].w_axis.distance(world[head].w_axis);
+    let size = world[hips]
+        .w_axis
+        .truncate()
+        .distance(world[head].w_axis.truncate());
     if !size.is_finite() || size < 1e-3 {
         fit.notes.push(format!(
             "hips and head are {size} m apart at rest: no usable body size, colliders and contact kept as authored"

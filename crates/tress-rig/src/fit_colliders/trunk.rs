@@ -236,7 +236,7 @@ pub(crate) fn trunk(ctx: &Ctx<'_>, fit: &mut ColliderFit) {
         return;
     }
     let node = *bones.last().expect("trunk has bones");
-    let inv = ctx.world[node].inverse();
+    let inv = tress_core::math::affine::inverse(&ctx.world[node]);
     let shape = ColliderShape::Capsule {
         offset: inv.transform_point3(capsule.a),
         tail: inv.transform_point3(capsule.b),

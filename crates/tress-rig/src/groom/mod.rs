@@ -26,6 +26,7 @@ pub use load::{load_any, read_any};
 pub use procedural::ProceduralGroom;
 
 use glam::{Quat, Vec3};
+use tress_core::math::quat;
 
 /// Strands as polylines, root first. Strands may have different point counts.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -106,7 +107,7 @@ impl Groom {
             points: self
                 .points
                 .iter()
-                .map(|&p| rotation * (p * scale) + translation)
+                .map(|&p| quat::rotate(rotation, p * scale) + translation)
                 .collect(),
             starts: self.starts.clone(),
         }

@@ -21,7 +21,7 @@ pub(crate) fn nodes(root: &J<'_>) -> Result<Vec<Node>> {
         let (mut translation, mut rotation, mut scale) = (Vec3::ZERO, Quat::IDENTITY, Vec3::ONE);
         if let Some(m) = j.get("matrix")? {
             let a = m.floats::<16>()?;
-            let (s, r, t) = Mat4::from_cols_array(&a).to_scale_rotation_translation();
+            let (s, r, t) = tress_core::math::affine::decompose(&Mat4::from_cols_array(&a));
             if !(s.is_finite() && r.is_finite() && t.is_finite()) {
                 return Err(m.err(ErrorKind::Invalid, "matrix does not decompose into TRS"));
             }
@@ -32,7 +32,7 @@ pub(crate) fn nodes(root: &J<'_>) -> Result<Vec<Node>> {
         }
         if let Some(r) = j.get("rotation")? {
             let q = r.quat()?;
-            let len2 = q.length_squared();
+            let len2 = tress_core::math::quat::length_squared(q);
             if len2 < 1e-12 {
                 return Err(r.err(ErrorKind::Invalid, "rotation quaternion has zero length"));
             }
