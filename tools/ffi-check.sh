@@ -6,9 +6,10 @@
 # result and the last line reads `ffi: N checks passed, M failed`.
 #
 # Usage: tools/ffi-check.sh [--wasm]   (from anywhere; CC overrides the compiler)
-#   --wasm  also builds the wasm32-unknown-unknown cdylib (release) and runs
-#           tools/ffi-wasm/run.mjs under Node (needs the target and Node 18+;
-#           this script installs neither)
+#   --wasm  also builds the wasm32-unknown-unknown cdylib (release), runs
+#           tools/ffi-wasm/run.mjs under Node and compares its hair tips
+#           with the native C program's, bit for bit (needs the target and
+#           Node 18+; this script installs neither)
 set -u
 wasm=0
 for arg in "$@"; do
@@ -94,11 +95,18 @@ if [ "$wasm" -eq 1 ]; then
 	else
 		pass "cargo build -p tress-ffi --target wasm32-unknown-unknown --release"
 		wasm_file=${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/tress_ffi.wasm
-		if node tools/ffi-wasm/run.mjs "$wasm_file" >"$out/wasm.txt" 2>&1; then
+		rm -f "$out/tips-wasm.txt"
+		if node tools/ffi-wasm/run.mjs "$wasm_file" --tips assets/tress_avatar.vrm "$out/tips-wasm.txt" >"$out/wasm.txt" 2>&1; then
 			pass "wasm32 in Node: $(tail -n 1 "$out/wasm.txt")"
 		else
 			cat "$out/wasm.txt"
 			fail "wasm32 in Node: $(tail -n 1 "$out/wasm.txt")"
+		fi
+		# The same program in wasm32 gives the native build's bits.
+		if [ "${tips:-0}" -gt 0 ] && [ -s "$out/tips-wasm.txt" ] && diff -u "$out/tips-c.txt" "$out/tips-wasm.txt"; then
+			pass "hair tips: wasm32 and native agree bit for bit on $tips tips"
+		else
+			fail "hair tips: wasm32 and native differ (or no tips); outputs in $out"
 		fi
 	fi
 fi

@@ -80,7 +80,7 @@ fn main() {
     rig.set_frame_poses(&rest);
     for i in 1..=FRAMES {
         let [x, y, z, w] = head_rotation(i, rest[head].rot);
-        let rot = Quat::from_xyzw(x, y, z, w).normalize();
+        let rot = tress_core::math::quat::normalize(Quat::from_xyzw(x, y, z, w));
         rig.world
             .set_frame_pose(head, Pose::new(rest[head].pos, rot));
         rig.advance(DT);

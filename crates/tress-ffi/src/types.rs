@@ -325,12 +325,13 @@ impl TressQuat {
     /// The rotation, normalised; a zero or non-finite quaternion is refused.
     pub(crate) fn to_core(self, what: &str) -> Result<Quat> {
         let q = Quat::from_xyzw(self.x, self.y, self.z, self.w);
-        if !q.is_finite() || q.length_squared() < 1e-12 {
+        if !q.is_finite() || tress_core::math::quat::length_squared(q) < 1e-12 {
             return Err(Error::invalid(format!(
                 "{what} is not a finite non-zero quaternion ({q})"
             )));
         }
-        Ok(q.normalize())
+        // The core's normalisation: the same bits on every platform.
+        Ok(tress_core::math::quat::normalize(q))
     }
 }
 

@@ -127,7 +127,9 @@ fn core_world() -> Box<AvatarWorld> {
                 let j = joint(i);
                 let q = j.local_rotation;
                 JointDesc {
-                    local_rot: Quat::from_xyzw(q.x, q.y, q.z, q.w).normalize(),
+                    local_rot: tress_core::math::quat::normalize(Quat::from_xyzw(
+                        q.x, q.y, q.z, q.w,
+                    )),
                     offset: Vec3::new(j.offset.x, j.offset.y, j.offset.z),
                     params: tress_core::spring::JointParams {
                         stiffness: 400.0,
