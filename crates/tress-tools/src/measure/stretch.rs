@@ -15,6 +15,9 @@ use tress_rig::skin::MeshSet;
 /// against them means nothing.
 const MIN_REST: f32 = 1e-6;
 
+/// How many of the most stretched edges a report lists.
+pub const WORST_LISTED: usize = 10;
+
 /// Upper bin edges of the stretch histogram, percent of rest length.
 pub const BINS_PERCENT: [f32; 10] = [0.1, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 15.0, 25.0, 50.0];
 
@@ -24,6 +27,8 @@ pub struct Stretch {
     edges: Vec<(u32, u32)>,
     rest: Vec<f32>,
     max_ratio: Vec<f32>,
+    /// Largest ratio of the first sample (the rest pose at t = 0 in a run).
+    first_max: Option<f32>,
 }
 
 /// One edge, for reports.
@@ -39,6 +44,9 @@ pub struct EdgeRef {
     pub rest_m: f32,
     /// `m_e − 1`, percent.
     pub percent: f32,
+    /// For each end, the nodes that skin it with their weights, largest
+    /// first, e.g. `FrontHair_Center_R 0.50 + backpack_Armature 0.50`.
+    pub owners: [String; 2],
 }
 
 /// One histogram bin: edges with `from < m_e − 1 ≤ to` (percent).
@@ -65,6 +73,12 @@ pub struct StretchReport {
     pub finite: bool,
     /// The edge with the largest `m_e`.
     pub worst: Option<EdgeRef>,
+    /// The [`WORST_LISTED`] edges with the largest `m_e`, largest first.
+    pub worst_edges: Vec<EdgeRef>,
+    /// Largest `ρ_e − 1` of the first sample, percent: at t = 0, before
+    /// any step, the rig at rest should give 0 (anything else is a pose
+    /// that differs from the one rest lengths were taken in).
+    pub at_start_percent: f32,
     /// Distribution of `m_e − 1`.
     pub histogram: Vec<Bin>,
 }
@@ -109,6 +123,7 @@ impl Stretch {
             edges,
             rest,
             max_ratio,
+            first_max: None,
         }
     }
 
@@ -123,18 +138,33 @@ impl Stretch {
 
     /// Takes one sample of skinned positions.
     pub fn sample(&mut self, pos: &[Vec3]) {
+        let first = self.first_max.is_none();
+        let mut sample_max = 1.0f32;
         for ((&(a, b), &l0), m) in self.edges.iter().zip(&self.rest).zip(&mut self.max_ratio) {
             let r = pos[a as usize].distance(pos[b as usize]) / l0;
             // NaN must win, so a broken run cannot hide behind `max`.
             if r > *m || r.is_nan() {
                 *m = r;
             }
+            if first && (r > sample_max || r.is_nan()) {
+                sample_max = r;
+            }
+        }
+        if first {
+            self.first_max = Some(sample_max);
         }
     }
 
-    /// The summary so far.
+    /// The summary so far, owners named `node N`.
     #[must_use]
     pub fn report(&self, mesh: &MeshSet) -> StretchReport {
+        self.report_named(mesh, &[])
+    }
+
+    /// The summary so far, with edge owners named from `node_names` (by
+    /// node index; `node N` where it has none).
+    #[must_use]
+    pub fn report_named(&self, mesh: &MeshSet, node_names: &[String]) -> StretchReport {
         let finite = self.max_ratio.iter().all(|r| r.is_finite());
         let mut pct: Vec<f32> = self.max_ratio.iter().map(|r| (r - 1.0) * 100.0).collect();
         pct.sort_unstable_by(f32::total_cmp);
@@ -146,23 +176,53 @@ impl Stretch {
             let k = ((q * pct.len() as f32).ceil() as usize).clamp(1, pct.len());
             pct[k - 1]
         };
+        let owner = |v: u32| {
+            let mut w = mesh.weights(v);
+            // Largest first; equal weights keep the file's order.
+            w.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let named: Vec<String> = w
+                .iter()
+                .map(|&(n, w)| {
+                    let name = node_names
+                        .get(n)
+                        .cloned()
+                        .unwrap_or_else(|| format!("node {n}"));
+                    format!("{name} {w:.2}")
+                })
+                .collect();
+            named.join(" + ")
+        };
+        let edge = |i: usize| -> Option<EdgeRef> {
+            let (a, b) = self.edges[i];
+            let (part, la) = mesh.locate(a)?;
+            let (_, lb) = mesh.locate(b)?;
+            Some(EdgeRef {
+                mesh: part.mesh.clone(),
+                primitive: part.primitive,
+                vertices: [la, lb],
+                rest_m: self.rest[i],
+                percent: (self.max_ratio[i] - 1.0) * 100.0,
+                owners: [owner(a), owner(b)],
+            })
+        };
+        let mut order: Vec<usize> = (0..self.edges.len()).collect();
+        // Largest first; ties (and the first of equal maxima) by edge order.
+        order.sort_by(|&a, &b| {
+            self.max_ratio[b]
+                .total_cmp(&self.max_ratio[a])
+                .then(a.cmp(&b))
+        });
+        let worst_edges: Vec<EdgeRef> = order
+            .iter()
+            .take(WORST_LISTED)
+            .filter_map(|&i| edge(i))
+            .collect();
         let worst = self
             .max_ratio
             .iter()
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(b.1))
-            .and_then(|(i, &r)| {
-                let (a, b) = self.edges[i];
-                let (part, la) = mesh.locate(a)?;
-                let (_, lb) = mesh.locate(b)?;
-                Some(EdgeRef {
-                    mesh: part.mesh.clone(),
-                    primitive: part.primitive,
-                    vertices: [la, lb],
-                    rest_m: self.rest[i],
-                    percent: (r - 1.0) * 100.0,
-                })
-            });
+            .and_then(|(i, _)| edge(i));
         let mut histogram: Vec<Bin> = Vec::with_capacity(BINS_PERCENT.len() + 1);
         let mut from = None;
         for &to in &BINS_PERCENT {
@@ -191,6 +251,8 @@ impl Stretch {
             p50_percent: rank(0.5),
             finite,
             worst,
+            worst_edges,
+            at_start_percent: self.first_max.map_or(0.0, |r| (r - 1.0) * 100.0),
             histogram,
         }
     }
