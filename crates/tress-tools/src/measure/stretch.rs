@@ -1,6 +1,7 @@
 //! Per-edge stretch of the skinned hair mesh.
 //!
-//! For each unique edge `e = (a, b)` of the hair triangles,
+//! For each unique edge `e = (a, b)` of the hair triangles with at least
+//! one hair vertex among its ends,
 //! `ρ_e(t) = ‖z_a(t) − z_b(t)‖ / ℓ_e⁰` with `ℓ_e⁰` the edge's length in the
 //! rest pose; `m_e = max_t ρ_e(t)`. Only lengthening is reported (linear-blend
 //! skinning of a bent chain shortens the inside of the bend; that is the
@@ -92,8 +93,14 @@ impl Stretch {
 
     /// As [`Stretch::new`], counting only the hair triangles of the meshes
     /// named in `only` (all of them when it is empty).
+    ///
+    /// An edge counts when it belongs to a hair triangle and at least one
+    /// of its ends is a hair vertex.
     #[must_use]
     pub fn new_in(mesh: &MeshSet, rest: &[Vec3], only: &[String]) -> Self {
+        let mut hair = mesh.hair.clone();
+        hair.sort_unstable();
+        let is_hair = |v: u32| hair.binary_search(&v).is_ok();
         let mut edges: Vec<(u32, u32)> = mesh
             .hair_tris
             .iter()
@@ -105,7 +112,10 @@ impl Stretch {
             })
             .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
             .map(|(a, b)| (a.min(b), a.max(b)))
-            .filter(|(a, b)| a != b)
+            // A hair triangle's third edge can join two vertices that are
+            // not hair (e.g. both on the head): nothing the solver moves
+            // owns either end, so its stretch is the body's skinning.
+            .filter(|&(a, b)| a != b && (is_hair(a) || is_hair(b)))
             .collect();
         edges.sort_unstable();
         edges.dedup();
