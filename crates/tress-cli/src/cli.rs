@@ -202,6 +202,9 @@ pub struct MeasureArgs {
     /// Measure again with fitted colliders and per-chain contact, and compare penetration
     #[arg(long)]
     pub fit_colliders: bool,
+    /// Carry the hair rigidly with the head (spring joints kept at rest): what stretch remains is the avatar's own skinning
+    #[arg(long)]
+    pub rigid_hair: bool,
     /// Write every number to this file as JSON
     #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
@@ -220,6 +223,7 @@ impl MeasureArgs {
             stretch_meshes: self.meshes.clone().map(|m| m.0).unwrap_or_default(),
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
+            rigid_hair: self.rigid_hair,
             ..MeasureOptions::default()
         }
     }

@@ -287,6 +287,19 @@ impl MeshSet {
         Some((*self.joint_nodes.get(j as usize)?, w))
     }
 
+    /// The nodes that skin flattened vertex `v` with their weights (summing
+    /// to 1), zero weights left out, in the order the file lists them.
+    #[must_use]
+    pub fn weights(&self, v: u32) -> Vec<(usize, f32)> {
+        self.influences
+            .get(v as usize)
+            .into_iter()
+            .flatten()
+            .filter(|(_, w)| *w > 0.0)
+            .filter_map(|&(j, w)| Some((*self.joint_nodes.get(j as usize)?, w)))
+            .collect()
+    }
+
     /// Joint matrices (world × inverse bind) for the node matrices `world`.
     pub fn joint_matrices_into(&self, world: &[Mat4], out: &mut Vec<Mat4>) {
         out.clear();

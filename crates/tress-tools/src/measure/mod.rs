@@ -111,6 +111,13 @@ pub struct MeasureOptions {
     pub flat_lock_stiffness: f32,
     /// Drape over contact for the rig ([`RigOptions::drape`]).
     pub drape: bool,
+    /// Carry the hair rigidly: every spring joint keeps its rest local
+    /// rotation, so the hair moves with its attachment as if glued (the
+    /// solver still runs but is not written back; joints, tips and roots
+    /// are read from the rigid skeleton). Stretch and penetration left in
+    /// this mode are the avatar's own skinning under the motion, not the
+    /// solver's.
+    pub rigid_hair: bool,
 }
 
 impl Default for MeasureOptions {
@@ -126,6 +133,7 @@ impl Default for MeasureOptions {
             stretch_meshes: Vec::new(),
             flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
             drape: RigOptions::default().drape,
+            rigid_hair: false,
         }
     }
 }
@@ -225,6 +233,8 @@ pub struct MeshSummary {
 pub struct Report {
     /// Solver name.
     pub solver: &'static str,
+    /// Whether the hair was carried rigidly ([`MeasureOptions::rigid_hair`]).
+    pub rigid_hair: bool,
     /// The motion played.
     pub motion: Motion,
     /// Simulated chains.
@@ -345,6 +355,7 @@ pub fn measure_with_progress(
         sway_node,
         settle_window_s: opts.settle_window_s,
         stretch_meshes: &opts.stretch_meshes,
+        rigid_hair: opts.rigid_hair,
     };
     let mut runs = Vec::new();
     let mut joints = Vec::new();
@@ -392,6 +403,7 @@ pub fn measure_with_progress(
     };
     Ok(Report {
         solver: opts.solver.name(),
+        rigid_hair: opts.rigid_hair,
         motion: opts.motion,
         chains: probe.chains.len(),
         joints: probe.joint_count(),

@@ -33,6 +33,12 @@ pub fn summary(report: &Report) -> String {
         "solver: {}; {} chains, {} joints",
         report.solver, report.chains, report.joints
     );
+    if report.rigid_hair {
+        let _ = writeln!(
+            out,
+            "hair carried rigidly: spring joints kept at their rest rotations (the solver's output is not written back)"
+        );
+    }
     let _ = writeln!(
         out,
         "motion: yaw ±{}° at {} Hz, sway ±{} cm at {} Hz for {} s, then {} s still",
@@ -77,6 +83,37 @@ pub fn summary(report: &Report) -> String {
                     w.vertices[1],
                     mm(w.rest_m)
                 );
+            }
+            let _ = writeln!(
+                out,
+                "  stretch at t = 0 (before any step): {:.3} %",
+                s.at_start_percent
+            );
+            let listed: Vec<String> = s
+                .worst_edges
+                .iter()
+                .take_while(|e| e.percent > 10.0)
+                .map(|e| {
+                    format!(
+                        "{:.1} % ({} {} {}–{}: {} / {})",
+                        e.percent,
+                        e.mesh,
+                        e.primitive,
+                        e.vertices[0],
+                        e.vertices[1],
+                        e.owners[0],
+                        e.owners[1]
+                    )
+                })
+                .collect();
+            if !listed.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  edges over 10 %, largest first (mesh primitive vertices: skin weights of each end):"
+                );
+                for l in &listed {
+                    let _ = writeln!(out, "    {l}");
+                }
             }
             let bins: Vec<String> = s
                 .histogram

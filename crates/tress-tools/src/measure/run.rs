@@ -110,6 +110,39 @@ pub struct Setup<'a> {
     pub settle_window_s: f64,
     /// Meshes whose hair edges count for stretch (empty: all).
     pub stretch_meshes: &'a [String],
+    /// Keep every spring joint at its rest local rotation
+    /// ([`MeasureOptions::rigid_hair`](super::MeasureOptions::rigid_hair)).
+    pub rigid_hair: bool,
+}
+
+/// Joint origins, roots and tips of every chain as the skeleton `world`
+/// places them, each tip at the chain's tail node or its virtual tail (the
+/// hair carried rigidly).
+fn rigid_outputs(
+    avatar: &Avatar,
+    rig: &SpringRig,
+    world: &[glam::Mat4],
+    joints: &mut Vec<Vec3>,
+    roots: &mut Vec<Vec3>,
+    tips: &mut Vec<Vec3>,
+) {
+    for c in &rig.chains {
+        for &node in &c.nodes {
+            joints.push(world[node].w_axis.truncate());
+        }
+        if let (Some(&first), Some(&last)) = (c.nodes.first(), c.nodes.last()) {
+            roots.push(world[first].w_axis.truncate());
+            // As `SpringRig::build` takes the last segment: to the next
+            // joint's node, else along the virtual tail.
+            let chain = &avatar.springs.chains[c.spring];
+            let tip = match chain.joints.get(c.nodes.len()) {
+                Some(next) => world[next.node].w_axis.truncate(),
+                None => world[last]
+                    .transform_point3(chain.virtual_tail.unwrap_or(Vec3::new(0.0, -0.07, 0.0))),
+            };
+            tips.push(tip);
+        }
+    }
 }
 
 /// Runs the standard motion at `fps` frames per second; with `mesh`
@@ -207,6 +240,11 @@ pub fn run(
                 buf.resize(len, JointOutput::default());
             }
             let n = rig.outputs_into(ci, &mut buf);
+            if setup.rigid_hair {
+                // The locals keep their rest rotations; the outputs are
+                // replaced below by the rigid skeleton's.
+                continue;
+            }
             for (o, &node) in buf[..n].iter().zip(&rig.chains[ci].nodes) {
                 skel.locals[node].rotation = o.local_rot;
                 joints.push(o.origin);
@@ -216,8 +254,11 @@ pub fn run(
                 tips.push(last.tail);
             }
         }
-        joints.extend(&tips);
         skel.world_into(&mut world);
+        if setup.rigid_hair {
+            rigid_outputs(avatar, &rig, &world, &mut joints, &mut roots, &mut tips);
+        }
+        joints.extend(&tips);
         // The skeleton rebuilt from the written rotations must put every
         // joint where the solver has it, or the skinning measures something else.
         let driven = rig.chains.iter().flat_map(|c| c.nodes.iter());
@@ -288,7 +329,10 @@ pub fn run(
                 .map(|(ci, &d)| (chain_name(ci), d))
                 .collect(),
         },
-        stretch: mesh.zip(stretch.as_ref()).map(|((m, _), s)| s.report(m)),
+        stretch: mesh.zip(stretch.as_ref()).map(|((m, _), s)| {
+            let names: Vec<String> = avatar.nodes.iter().map(|n| n.name.clone()).collect();
+            s.report_named(m, &names)
+        }),
         penetration: mesh
             .zip(penetration.as_ref())
             .map(|((m, _), p)| p.report(m)),
