@@ -4,6 +4,8 @@
 #   tools/dev.sh test            the whole suite: fmt, clippy, unit + integration
 #                                tests, core feature combinations, cargo doc,
 #                                the Godot crate's dependencies, no_std proof,
+#                                the C ABI from C and in wasm32
+#                                (tools/ffi-check.sh --wasm),
 #                                golden digests on x86-64, aarch64 (qemu) and
 #                                wasm32, bare-metal size, Android compile,
 #                                bench compile, Godot tests
@@ -158,14 +160,17 @@ android_check() {
 	fi
 	local members
 	members=$(cargo tree --workspace --depth 0 -e normal --prefix none --format '{p}' | awk '/^tress-/ {print $1}' | sort -u | tr '\n' ' ')
-	if cargo build --target "$t" --workspace --exclude tress-godot --lib; then
+	# tress-ffi's cdylib needs the NDK's linker; its staticlib does not.
+	if cargo build --target "$t" --workspace --exclude tress-godot --exclude tress-ffi --lib; then
 		p=$((p + 1)); else f=$((f + 1)); failed+=("build libraries"); fi
+	if cargo rustc --target "$t" -p tress-ffi --lib --crate-type staticlib; then
+		p=$((p + 1)); else f=$((f + 1)); failed+=("tress-ffi staticlib"); fi
 	if cargo clippy --target "$t" --workspace --lib --bins -- -D warnings; then
 		p=$((p + 1)); else f=$((f + 1)); failed+=("clippy libraries and binaries"); fi
 	if cargo build --target "$t" --manifest-path tools/no-std-check/Cargo.toml --release; then
 		p=$((p + 1)); else f=$((f + 1)); failed+=("no_std staticlib"); fi
 	echo "android ($t): members: $members"
-	echo "android ($t): built: every member's library but tress-godot's cdylib, tools/no-std-check's staticlib"
+	echo "android ($t): built: every member's library but the tress-godot and tress-ffi cdylibs, tress-ffi's staticlib, tools/no-std-check's staticlib"
 	echo "android ($t): clippy -D warnings (a full check): every member's libraries and binaries, tress-godot's cdylib included"
 	[ ${#failed[@]} -eq 0 ] || echo "android: failed: ${failed[*]}"
 	echo "android: $p passed, $f failed"
@@ -216,7 +221,8 @@ cmd_test() {
 
 	step "crates package on their own (cargo package, each built from its .crate)"
 	if cargo package --workspace --allow-dirty --quiet \
-		--exclude tress-godot --exclude tress-testkit --exclude tress-golden --exclude tress-benches --exclude tress-tests; then
+		--exclude tress-godot --exclude tress-testkit --exclude tress-golden --exclude tress-benches --exclude tress-tests \
+		--exclude tress-ffi; then
 		total_passed=$((total_passed + 1)); echo "package: 1 passed, 0 failed"
 	else
 		total_failed=$((total_failed + 1)); fails+=(package)
@@ -228,6 +234,15 @@ cmd_test() {
 	else
 		total_failed=$((total_failed + 1)); fails+=(no_std)
 	fi
+
+	step "C ABI: tress-ffi's staticlib from C, tips equal to Rust's and to wasm32's in Node"
+	ensure_target wasm32-unknown-unknown
+	tools/ffi-check.sh --wasm 2>&1 | tee "$logs/ffi.log"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fails+=(ffi)
+	local fp ff
+	fp=$(sed -n 's/^ffi: \([0-9]*\) checks passed.*/\1/p' "$logs/ffi.log")
+	ff=$(sed -n 's/^ffi: [0-9]* checks passed, \([0-9]*\) failed.*/\1/p' "$logs/ffi.log")
+	total_passed=$((total_passed + ${fp:-0})); total_failed=$((total_failed + ${ff:-1}))
 
 	step "golden digests: host, aarch64 (qemu), wasm32 (Node)"
 	step_golden "$logs"
