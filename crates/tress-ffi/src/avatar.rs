@@ -14,7 +14,7 @@ use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
 use tress_rig::spring_rig::{RigError, RigOptions, SpringRig};
 
 use crate::ptr::{self, required};
-use crate::registry::Registry;
+use crate::registry::{Registry, count_into};
 use crate::spring::World;
 use crate::status::{Error, Result, TressStatus, guard};
 use crate::types::{
@@ -216,12 +216,8 @@ pub extern "C" fn tress_avatar_node_count(
     avatar: TressAvatar,
     out: Option<&mut u32>,
 ) -> TressStatus {
-    guard("tress_avatar_node_count", || {
-        let out = required(out, "out")?;
-        with(avatar, |a| {
-            *out = index_out(a.node_names.len());
-            Ok(())
-        })
+    count_into("tress_avatar_node_count", &AVATARS, avatar.bits, out, |a| {
+        Ok(a.node_names.len())
     })
 }
 
@@ -293,13 +289,13 @@ pub extern "C" fn tress_avatar_frame_count(
     avatar: TressAvatar,
     out: Option<&mut u32>,
 ) -> TressStatus {
-    guard("tress_avatar_frame_count", || {
-        let out = required(out, "out")?;
-        with(avatar, |a| {
-            *out = index_out(a.frame_nodes.len());
-            Ok(())
-        })
-    })
+    count_into(
+        "tress_avatar_frame_count",
+        &AVATARS,
+        avatar.bits,
+        out,
+        |a| Ok(a.frame_nodes.len()),
+    )
 }
 
 /// The glTF node of frame `frame`, into `out` (-1: the scene root).
@@ -387,13 +383,13 @@ pub extern "C" fn tress_avatar_chain_count(
     avatar: TressAvatar,
     out: Option<&mut u32>,
 ) -> TressStatus {
-    guard("tress_avatar_chain_count", || {
-        let out = required(out, "out")?;
-        with(avatar, |a| {
-            *out = index_out(a.chains.len());
-            Ok(())
-        })
-    })
+    count_into(
+        "tress_avatar_chain_count",
+        &AVATARS,
+        avatar.bits,
+        out,
+        |a| Ok(a.chains.len()),
+    )
 }
 
 /// The number of joints of chain `chain`, into `out`.
@@ -403,13 +399,13 @@ pub extern "C" fn tress_avatar_chain_length(
     chain: u32,
     out: Option<&mut u32>,
 ) -> TressStatus {
-    guard("tress_avatar_chain_length", || {
-        let out = required(out, "out")?;
-        with(avatar, |a| {
-            *out = index_out(a.world.world.chain_len(a.chain(chain)?));
-            Ok(())
-        })
-    })
+    count_into(
+        "tress_avatar_chain_length",
+        &AVATARS,
+        avatar.bits,
+        out,
+        |a| Ok(a.world.world.chain_len(a.chain(chain)?)),
+    )
 }
 
 /// The glTF nodes chain `chain` drives (root first) into `out` of

@@ -11,7 +11,9 @@
 use alloc::sync::Arc;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::status::{Error, Result, TressStatus};
+use crate::ptr::required;
+use crate::status::{Error, Result, TressStatus, guard};
+use crate::types::index_out;
 
 struct Slot<T> {
     generation: u32,
@@ -147,6 +149,25 @@ impl<T> Registry<T> {
             None => Err(self.stale(bits)),
         }
     }
+}
+
+/// The body of a getter that writes one count of the object behind `bits`
+/// into `out`: null `out`, a bad handle or an error of `count` give their
+/// status.
+pub(crate) fn count_into<T>(
+    function: &'static str,
+    registry: &Registry<T>,
+    bits: u64,
+    out: Option<&mut u32>,
+    count: impl FnOnce(&mut T) -> Result<usize>,
+) -> TressStatus {
+    guard(function, || {
+        let out = required(out, "out")?;
+        registry.with(bits, |obj| {
+            *out = index_out(count(obj)?);
+            Ok(())
+        })
+    })
 }
 
 #[cfg(test)]

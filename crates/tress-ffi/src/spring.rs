@@ -13,7 +13,7 @@ use tress_core::spring::JointOutput;
 use tress_rig::spring_rig::AvatarWorld;
 
 use crate::ptr::{self, required};
-use crate::registry::Registry;
+use crate::registry::{Registry, count_into};
 use crate::status::{Error, Result, TressStatus, guard};
 use crate::types::{
     TressChainDesc, TressCollider, TressJointDesc, TressJointOutput, TressJointParams, TressPose,
@@ -491,12 +491,8 @@ pub extern "C" fn tress_spring_chain_count(
     world: TressSpringWorld,
     out: Option<&mut u32>,
 ) -> TressStatus {
-    guard("tress_spring_chain_count", || {
-        let out = required(out, "out")?;
-        with(world, |w| {
-            *out = index_out(w.world.chain_count());
-            Ok(())
-        })
+    count_into("tress_spring_chain_count", &WORLDS, world.bits, out, |w| {
+        Ok(w.world.chain_count())
     })
 }
 
@@ -507,12 +503,8 @@ pub extern "C" fn tress_spring_chain_length(
     chain: u32,
     out: Option<&mut u32>,
 ) -> TressStatus {
-    guard("tress_spring_chain_length", || {
-        let out = required(out, "out")?;
-        with(world, |w| {
-            *out = index_out(w.world.chain_len(w.chain(chain)?));
-            Ok(())
-        })
+    count_into("tress_spring_chain_length", &WORLDS, world.bits, out, |w| {
+        Ok(w.world.chain_len(w.chain(chain)?))
     })
 }
 
