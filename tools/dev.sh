@@ -220,6 +220,15 @@ cmd_test() {
 	fi
 
 	step "crates package on their own (cargo package, each built from its .crate)"
+	# cargo verifies each crate against the others' packaged .crate files
+	# through a temporary local registry, and treats what it built from
+	# that registry in an earlier run as fresh while the version is the
+	# same: a tress-vrm using newer tress-core code then fails to verify
+	# against the old tress-core. Start clean: the package folder, the
+	# registry's extractions (their directory's name starts with '-') and
+	# the tress crates' debug fingerprints (the workspace's own crates
+	# rebuild in about a minute).
+	rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tress-* target/debug/.fingerprint/tress-*
 	if cargo package --workspace --allow-dirty --quiet \
 		--exclude tress-godot --exclude tress-testkit --exclude tress-golden --exclude tress-benches --exclude tress-tests \
 		--exclude tress-ffi; then
