@@ -34,7 +34,14 @@ pub use fnv::Fnv;
 /// 0xffc541b40dd28c50 (glam's scalar build). A different digest means the
 /// spring solver's bits changed: a behaviour change its commit must explain
 /// before updating this constant.
-pub const SPRING_DIGEST: u64 = 0x6e79_9a87_0c3d_3130;
+///
+/// Changed from 0x6e799a870c3d3130 when a segment whose root is inside a
+/// sphere or capsule gained the tail term (`collide::prepared::with_tail`):
+/// the scene's head-hung roots sit 9.4 mm inside its head sphere, so their
+/// tails are now pushed out. Printed on x86-64 by
+/// `GOLDEN_PRINT=1 cargo test -p tress-core --test golden -- --nocapture`;
+/// aarch64 and wasm32 still to be re-checked with `tools/dev.sh golden`.
+pub const SPRING_DIGEST: u64 = 0xd96d_1a17_0a85_aa5c;
 
 /// The strand scene's digest, printed by the golden test itself on its
 /// first run with `GOLDEN_PRINT=1 cargo test -p tress-core --test golden --

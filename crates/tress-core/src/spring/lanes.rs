@@ -22,6 +22,7 @@ use super::lane_math::Lanes;
 use super::params::ContactMode;
 use super::step::{ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
+use crate::collide::prepared::ROOT_BAND;
 use crate::math::{Pose, Quat, Real, Vec3, Vec4};
 use crate::simd::{Isa, target_build};
 
@@ -353,22 +354,57 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
         (s, t)
     };
     let d = rel0 + d1 * s - axis * t;
-    let Some((mut live, dist, n)) = touch(isa, d, reach, live, odd) else {
+    let Some((live, dist, n)) = touch(isa, d, reach, live, odd) else {
         return Hits::none(isa);
     };
     let depth = reach - dist;
     let r0 = off_axis(isa, axis, inv_axis_sq, rel0);
     let root = r0.dot(r0);
-    let own = S::select(
-        root.cmpge(reach * reach),
-        depth,
-        depth - (reach - root.sqrt()),
+    let outside = root.cmpge(reach * reach);
+    let root_depth = reach - root.sqrt();
+    let own = S::select(outside, depth, depth - root_depth);
+    let seg_hit = live & S::bits(own.cmpgt(zero));
+    let correction = n * (own / s.max(S::splat(isa, MIN_LEVER)));
+    // `with_tail` for the lanes whose root is inside: `seg` is zero where
+    // the segment adds no depth, as in the scalar query.
+    let inside = live & !S::bits(outside);
+    let wr = root_depth / (S::splat(isa, ROOT_BAND) * reach);
+    let w = S::select(wr.cmpgt(one), one, wr);
+    let tailed = inside & S::bits(w.cmpgt(zero));
+    if tailed == 0 {
+        return Hits {
+            correction,
+            normal: n,
+            hit: seg_hit,
+        };
+    }
+    let seg = V3::select(
+        S::mask_of(isa, seg_hit),
+        correction,
+        V3::splat(isa, Vec3::ZERO),
     );
-    live &= S::bits(own.cmpgt(zero));
+    let q = off_axis(isa, axis, inv_axis_sq, (xh + seg) - a);
+    let mut tail_odd = 0u32;
+    let Some((tail, qd, nt)) = touch(isa, q, reach, tailed, &mut tail_odd) else {
+        // No lane's free end is inside; those on the axis ask the scalar query.
+        *odd |= tail_odd;
+        return Hits {
+            correction,
+            normal: n,
+            hit: seg_hit & !tail_odd,
+        };
+    };
+    let c = seg + (nt * (reach - qd)) * w;
+    let l2 = c.dot(c);
+    // A sum too short to have a direction: the scalar query decides.
+    tail_odd |= tail & !S::bits(l2.cmpgt(S::splat(isa, TINY * TINY)));
+    *odd |= tail_odd;
+    let tail = tail & !tail_odd;
+    let m = S::mask_of(isa, tail);
     Hits {
-        correction: n * (own / s.max(S::splat(isa, MIN_LEVER))),
-        normal: n,
-        hit: live,
+        correction: V3::select(m, c, correction),
+        normal: V3::select(m, c * (one / l2.sqrt()), n),
+        hit: (seg_hit | tail) & !tail_odd,
     }
 }
 

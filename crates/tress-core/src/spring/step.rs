@@ -253,7 +253,7 @@ pub(crate) fn swept_hit(
     if !whole {
         return Some((h.correction, h.normal));
     }
-    beyond_root(c.cur(), o, hit_radius, &h)
+    beyond_root(c.cur(), o, xh, hit_radius, &h)
 }
 
 /// `y` moved onto the sphere of radius `len` around `o`; `fallback` (any

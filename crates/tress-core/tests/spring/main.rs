@@ -14,5 +14,6 @@ mod lanes;
 mod lengths;
 mod output;
 mod props;
+mod roots;
 mod scale;
 mod vrm;
