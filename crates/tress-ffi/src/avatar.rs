@@ -144,6 +144,19 @@ impl AvatarObj {
             })
     }
 
+    /// `frame`'s entry of a per-frame list (`frame_nodes`, `rest`).
+    fn frame_entry<'a, T>(&self, items: &'a [T], frame: u32) -> Result<&'a T> {
+        items.get(frame as usize).ok_or_else(|| {
+            Error::new(
+                TressStatus::BadIndex,
+                format!(
+                    "frame {frame} does not exist ({} frames)",
+                    self.frame_nodes.len()
+                ),
+            )
+        })
+    }
+
     fn frame_of_node(&self, node: usize) -> Result<u32> {
         self.frame_nodes
             .iter()
@@ -308,12 +321,7 @@ pub extern "C" fn tress_avatar_frame_node(
     guard("tress_avatar_frame_node", || {
         let out = required(out, "out")?;
         with(avatar, |a| {
-            let n = a.frame_nodes.get(frame as usize).ok_or_else(|| {
-                Error::new(
-                    TressStatus::BadIndex,
-                    format!("frame {frame} does not exist"),
-                )
-            })?;
+            let n = a.frame_entry(&a.frame_nodes, frame)?;
             *out = n.map_or(-1, |n| i32::try_from(n).unwrap_or(i32::MAX));
             Ok(())
         })
@@ -330,12 +338,7 @@ pub extern "C" fn tress_avatar_rest_pose(
     guard("tress_avatar_rest_pose", || {
         let out = required(out, "out")?;
         with(avatar, |a| {
-            let p = a.rest.get(frame as usize).ok_or_else(|| {
-                Error::new(
-                    TressStatus::BadIndex,
-                    format!("frame {frame} does not exist"),
-                )
-            })?;
+            let p = a.frame_entry(&a.rest, frame)?;
             *out = (*p).into();
             Ok(())
         })
