@@ -45,12 +45,7 @@ impl Pose {
         } else {
             fallback.pos
         };
-        let len = quat::length(self.rot);
-        let rot = if self.rot.is_finite() && len > 1e-6 {
-            self.rot / len
-        } else {
-            fallback.rot
-        };
+        let rot = quat::normalize_or(self.rot, fallback.rot);
         Self { pos, rot }
     }
 

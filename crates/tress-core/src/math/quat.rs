@@ -95,6 +95,20 @@ pub fn normalize(q: Quat) -> Quat {
     q / length(q)
 }
 
+/// `q` normalised by [`normalize`], or `fallback` when `q` is not finite
+/// or too short (length ≤ 1e-6) to give a direction: how the solvers
+/// sanitise rotations they are given.
+#[inline]
+#[must_use]
+pub fn normalize_or(q: Quat, fallback: Quat) -> Quat {
+    let len = length(q);
+    if q.is_finite() && len > 1e-6 {
+        q / len
+    } else {
+        fallback
+    }
+}
+
 /// The shortest rotation taking the unit vector `from` to the unit vector
 /// `to`; when they are opposite, exactly half a turn (`w = 0`, as
 /// three-vrm's `setFromUnitVectors` builds it) about an axis orthogonal to

@@ -215,12 +215,7 @@ impl Joint {
 /// A unit rotation, identity when the input is not usable.
 #[must_use]
 pub(crate) fn sanitize_rot(q: Quat) -> Quat {
-    let len = quat::length(q);
-    if q.is_finite() && len > 1e-6 {
-        q / len
-    } else {
-        Quat::IDENTITY
-    }
+    quat::normalize_or(q, Quat::IDENTITY)
 }
 
 /// Runtime state of one chain.
