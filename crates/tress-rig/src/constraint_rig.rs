@@ -18,6 +18,7 @@ use tress_core::constraint::{
     self, AimAxis, ConstraintKind, CycleError, LocalPose, NodeConstraint, RollAxis,
 };
 use tress_vrm::Avatar;
+use tress_vrm::model::Node;
 
 /// Constraints over an avatar's nodes, ready to evaluate every frame.
 #[derive(Debug, Clone)]
@@ -44,15 +45,7 @@ impl ConstraintRig {
         let mut order = vec![0; constraints.len()];
         let mut placed = vec![false; constraints.len()];
         constraint::evaluation_order(&constraints, &parents, &mut order, &mut placed)?;
-        let rest_pose: Vec<LocalPose> = avatar
-            .nodes
-            .iter()
-            .map(|n| LocalPose {
-                translation: n.translation,
-                rotation: n.rotation,
-                scale: n.scale,
-            })
-            .collect();
+        let rest_pose: Vec<LocalPose> = avatar.nodes.iter().map(Node::local_pose).collect();
         let mut wanted = vec![false; parents.len()];
         for c in &constraints {
             for start in [c.source, c.destination] {

@@ -80,6 +80,16 @@ impl Node {
     pub fn local_matrix(&self) -> Mat4 {
         Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
     }
+
+    /// The rest local transform as the constraint solver takes it.
+    #[must_use]
+    pub fn local_pose(&self) -> tress_core::constraint::LocalPose {
+        tress_core::constraint::LocalPose {
+            translation: self.translation,
+            rotation: self.rotation,
+            scale: self.scale,
+        }
+    }
 }
 
 /// A mesh: a list of primitives.

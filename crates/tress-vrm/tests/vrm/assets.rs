@@ -270,15 +270,7 @@ fn node_constraint_sample_drives_through_the_core_solver() {
     let a = load_path(dir.join("vrm-spec-samples/vrm_node_constraint_examples.glb")).unwrap();
     let parents: Vec<Option<usize>> = a.nodes.iter().map(|n| n.parent).collect();
     let rest: Vec<glam::Quat> = a.nodes.iter().map(|n| n.rotation).collect();
-    let mut pose: Vec<LocalPose> = a
-        .nodes
-        .iter()
-        .map(|n| LocalPose {
-            translation: n.translation,
-            rotation: n.rotation,
-            scale: n.scale,
-        })
-        .collect();
+    let mut pose: Vec<LocalPose> = a.nodes.iter().map(|n| n.local_pose()).collect();
     // At rest, roll and rotation constraints reproduce the rest rotation.
     apply(
         &a.constraints,
