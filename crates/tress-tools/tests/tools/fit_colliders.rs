@@ -6,12 +6,12 @@ use crate::common;
 
 use alloc::collections::BTreeMap;
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Vec3, Vec4};
 use tress_core::math::ops;
 use tress_rig::fit_colliders::{ColliderFitOptions, ContactChoice, apply, fit_colliders, fitted};
 use tress_tools::measure::{Feed, MeasureOptions, Report, measure, report};
 use tress_vrm::{
-    Avatar, Collider, ColliderGroup, ColliderShape, Format, Humanoid, Mesh, Node, Primitive, Skin,
+    Avatar, Collider, ColliderGroup, ColliderShape, Format, Humanoid, Mesh, Primitive, Skin,
     SpringChain, SpringJoint, SpringSystem,
 };
 
@@ -26,19 +26,6 @@ const NECK: usize = 4;
 const HEAD: usize = 5;
 const HAIR: usize = 6;
 
-fn node(name: &str, parent: Option<usize>, translation: Vec3) -> Node {
-    Node {
-        name: name.to_owned(),
-        parent,
-        children: Vec::new(),
-        translation,
-        rotation: Quat::IDENTITY,
-        scale: Vec3::ONE,
-        mesh: None,
-        skin: None,
-    }
-}
-
 /// A humanoid trunk standing on +Y: hips at y = 1.0, spine 1.1, chest 1.3,
 /// upperChest 1.4, neck 1.5, head 1.6 (hips to head 0.6 m), and a skinned
 /// open cylinder of radius [`R`] around the Y axis from y = 1.1 to 1.5:
@@ -48,19 +35,19 @@ fn node(name: &str, parent: Option<usize>, translation: Vec3) -> Node {
 fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
     let y = |v: f32| Vec3::new(0.0, v, 0.0);
     let mut nodes = vec![
-        node("a", None, y(1.0)),
-        node("b", Some(HIPS), y(0.1)),
-        node("c", Some(SPINE), y(0.2)),
-        node("d", Some(CHEST), y(0.1)),
-        node("e", Some(UPPER_CHEST), y(0.1)),
-        node("f", Some(NECK), y(0.1)),
-        node("g", Some(HEAD), Vec3::new(0.0, 0.0, -0.13)),
-        node("h", Some(HAIR), y(-0.15)),
-        node("i", Some(HAIR + 1), y(-0.15)),
-        node("j", Some(HAIR + 2), y(-0.15)),
-        node("k", Some(HEAD), Vec3::new(0.2, -0.1, 0.0)),
-        node("l", Some(HEAD), Vec3::new(-0.2, -0.1, 0.0)),
-        node("mesh", None, Vec3::ZERO),
+        common::node("a", None, y(1.0)),
+        common::node("b", Some(HIPS), y(0.1)),
+        common::node("c", Some(SPINE), y(0.2)),
+        common::node("d", Some(CHEST), y(0.1)),
+        common::node("e", Some(UPPER_CHEST), y(0.1)),
+        common::node("f", Some(NECK), y(0.1)),
+        common::node("g", Some(HEAD), Vec3::new(0.0, 0.0, -0.13)),
+        common::node("h", Some(HAIR), y(-0.15)),
+        common::node("i", Some(HAIR + 1), y(-0.15)),
+        common::node("j", Some(HAIR + 2), y(-0.15)),
+        common::node("k", Some(HEAD), Vec3::new(0.2, -0.1, 0.0)),
+        common::node("l", Some(HEAD), Vec3::new(-0.2, -0.1, 0.0)),
+        common::node("mesh", None, Vec3::ZERO),
     ];
     for i in 0..nodes.len() {
         if let Some(p) = nodes[i].parent {

@@ -5,12 +5,12 @@ use crate::common;
 
 use alloc::collections::BTreeSet;
 
-use glam::{Mat4, Quat, Vec3, Vec4};
+use glam::{Mat4, Vec3, Vec4};
 use tress_core::math::ops;
 use tress_tools::measure::penetration::Penetration;
 use tress_tools::measure::stretch::Stretch;
 use tress_tools::measure::{Feed, MeasureError, MeasureOptions, MeshSet, Solver, measure, report};
-use tress_vrm::{Avatar, Format, Humanoid, Mesh, Node, Primitive, Skin, SpringSystem};
+use tress_vrm::{Avatar, Format, Humanoid, Mesh, Primitive, Skin, SpringSystem};
 
 fn built_in() -> Avatar {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
@@ -190,28 +190,14 @@ fn built_in_avatar_earlier_solver_is_measured_on_the_same_run() {
     );
 }
 
-/// A node at `translation` under `parent`.
-fn node(name: &str, parent: Option<usize>, translation: Vec3) -> Node {
-    Node {
-        name: name.to_owned(),
-        parent,
-        children: Vec::new(),
-        translation,
-        rotation: Quat::IDENTITY,
-        scale: Vec3::ONE,
-        mesh: None,
-        skin: None,
-    }
-}
-
 /// An avatar of two joints (`A` at the origin, `B` as its child at
 /// `b_at`) and one skinned mesh: `verts` with rigid joint indices (0: A,
 /// 1: B), triangles `tris`. Bind pose = rest pose.
 fn two_joint_avatar(b_at: Vec3, verts: &[(Vec3, u16)], tris: &[[u32; 3]]) -> Avatar {
     let mut nodes = vec![
-        node("A", None, Vec3::ZERO),
-        node("B", Some(0), b_at),
-        node("Mesh", None, Vec3::ZERO),
+        common::node("A", None, Vec3::ZERO),
+        common::node("B", Some(0), b_at),
+        common::node("Mesh", None, Vec3::ZERO),
     ];
     nodes[0].children.push(1);
     nodes[2].mesh = Some(0);
