@@ -248,10 +248,7 @@ cmd_test() {
 	ensure_target wasm32-unknown-unknown
 	tools/ffi-check.sh --wasm 2>&1 | tee "$logs/ffi.log"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || fails+=(ffi)
-	local fp ff
-	fp=$(sed -n 's/^ffi: \([0-9]*\) checks passed.*/\1/p' "$logs/ffi.log")
-	ff=$(sed -n 's/^ffi: [0-9]* checks passed, \([0-9]*\) failed.*/\1/p' "$logs/ffi.log")
-	total_passed=$((total_passed + ${fp:-0})); total_failed=$((total_failed + ${ff:-1}))
+	count_line ffi "$logs/ffi.log" 1
 
 	step "golden digests: host, aarch64 (qemu), wasm32 (Node)"
 	step_golden "$logs"

@@ -3,7 +3,8 @@
 # examples/c/hair_tips.c and examples/c/errors.c against include/tress.h,
 # runs both, runs the Rust reference (crates/tress-ffi/examples/hair_tips.rs)
 # and compares the tip bits exactly. Self-contained: the exit status is the
-# result and the last line reads `ffi: N checks passed, M failed`.
+# result and the last line reads `ffi: N passed, M failed`, as the other
+# steps of tools/dev.sh test print theirs.
 #
 # Usage: tools/ffi-check.sh [--wasm]   (from anywhere; CC overrides the compiler)
 #   --wasm  also builds the wasm32-unknown-unknown cdylib (release), runs
@@ -27,7 +28,7 @@ passed=0 failed=0
 pass() { passed=$((passed + 1)); echo "PASS $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 finish() {
-	echo "ffi: $passed checks passed, $failed failed"
+	echo "ffi: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	exit
 }
