@@ -346,6 +346,14 @@ uint8_t *tress_alloc(size_t size);
 // `p` is null or came from `tress_alloc` and has not been freed.
 void tress_free(uint8_t *p);
 
+// Copies the last error message, NUL-terminated and cut to fit, into
+// `buf` of `len` bytes (nothing when `buf` is null or `len` is 0). Returns
+// the message's full length in bytes without the NUL.
+//
+// # Safety
+// `buf` is null or points to `len` writable bytes.
+size_t tress_last_error_copy(char *buf, size_t len);
+
 // The default stepping policy, into `out`.
 enum TressStatus tress_step_config_default(struct TressStepConfig *out);
 
@@ -605,14 +613,6 @@ enum TressStatus tress_spring_set_chain_desc(struct TressSpringWorld world,
 //
 // The pointer stays valid until the next failing call on this thread.
 const char *tress_last_error(void);
-
-// Copies the last error message, NUL-terminated and cut to fit, into
-// `buf` of `len` bytes (nothing when `buf` is null or `len` is 0). Returns
-// the message's full length in bytes without the NUL.
-//
-// # Safety
-// `buf` is null or points to `len` writable bytes.
-size_t tress_last_error_copy(char *buf, size_t len);
 
 // A static, NUL-terminated name for a `TressStatus` value (`"Ok"`,
 // `"NullHandle"`, …; `"Unknown"` for a number that is none). Takes an

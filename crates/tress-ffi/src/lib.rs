@@ -46,7 +46,7 @@ pub mod types;
 
 pub use avatar::*;
 pub use spring::*;
-pub use status::{TressStatus, tress_last_error, tress_last_error_copy, tress_status_name};
+pub use status::{TressStatus, tress_last_error, tress_status_name};
 pub use strands::*;
 pub use types::*;
 
@@ -66,6 +66,28 @@ pub extern "C" fn tress_alloc(size: usize) -> *mut u8 {
 pub unsafe extern "C" fn tress_free(p: *mut u8) {
     // SAFETY: the caller's promise, passed on.
     let _ = std::panic::catch_unwind(|| unsafe { ptr::free_words(p) });
+}
+
+/// Copies the last error message, NUL-terminated and cut to fit, into
+/// `buf` of `len` bytes (nothing when `buf` is null or `len` is 0). Returns
+/// the message's full length in bytes without the NUL.
+///
+/// # Safety
+/// `buf` is null or points to `len` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_last_error_copy(buf: *mut core::ffi::c_char, len: usize) -> usize {
+    let r = std::panic::catch_unwind(|| {
+        status::with_last_error(|bytes| {
+            // SAFETY: the caller gives `len` writable bytes at `buf` or null.
+            if let Some(out) = unsafe { ptr::bytes_mut(buf.cast(), len) } {
+                let n = bytes.len().min(out.len() - 1);
+                out[..n].copy_from_slice(&bytes[..n]);
+                out[n] = 0;
+            }
+            bytes.len()
+        })
+    });
+    r.unwrap_or(0)
 }
 
 /// The default stepping policy, into `out`.
@@ -111,4 +133,21 @@ pub extern "C" fn tress_joint_desc_default(out: Option<&mut TressJointDesc>) -> 
         };
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::ffi::c_char;
+    use status::{Error, guard};
+
+    #[test]
+    fn copy_cuts_to_the_buffer() {
+        let _ = guard("f", || Err(Error::invalid("abcdef")));
+        let mut buf = [1 as c_char; 4];
+        // SAFETY: buf has 4 writable bytes.
+        let n = unsafe { tress_last_error_copy(buf.as_mut_ptr(), buf.len()) };
+        assert_eq!(n, "f: abcdef".len());
+        assert_eq!(buf, [b'f' as c_char, b':' as c_char, b' ' as c_char, 0]);
+    }
 }

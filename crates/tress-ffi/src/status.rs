@@ -118,28 +118,13 @@ pub extern "C" fn tress_last_error() -> *const c_char {
     }
 }
 
-/// Copies the last error message, NUL-terminated and cut to fit, into
-/// `buf` of `len` bytes (nothing when `buf` is null or `len` is 0). Returns
-/// the message's full length in bytes without the NUL.
-///
-/// # Safety
-/// `buf` is null or points to `len` writable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn tress_last_error_copy(buf: *mut c_char, len: usize) -> usize {
-    let r = catch_unwind(|| {
-        LAST_ERROR.with(|slot| {
-            let slot = slot.borrow();
-            let bytes = slot.as_ref().map_or(&[][..], |c| c.as_bytes());
-            // SAFETY: the caller gives `len` writable bytes at `buf` or null.
-            if let Some(out) = unsafe { crate::ptr::bytes_mut(buf.cast(), len) } {
-                let n = bytes.len().min(out.len() - 1);
-                out[..n].copy_from_slice(&bytes[..n]);
-                out[n] = 0;
-            }
-            bytes.len()
-        })
-    });
-    r.unwrap_or(0)
+/// Runs `f` on this thread's last error message (empty when there is
+/// none), without its NUL.
+pub(crate) fn with_last_error<R>(f: impl FnOnce(&[u8]) -> R) -> R {
+    LAST_ERROR.with(|slot| {
+        let slot = slot.borrow();
+        f(slot.as_ref().map_or(&[][..], |c| c.as_bytes()))
+    })
 }
 
 /// A static, NUL-terminated name for a `TressStatus` value (`"Ok"`,
@@ -197,15 +182,5 @@ mod tests {
         // SAFETY: as above.
         let other = unsafe { core::ffi::CStr::from_ptr(tress_status_name(-3)) };
         assert_eq!(other.to_str().unwrap(), "Unknown");
-    }
-
-    #[test]
-    fn copy_cuts_to_the_buffer() {
-        let _ = guard("f", || Err(Error::invalid("abcdef")));
-        let mut buf = [1 as c_char; 4];
-        // SAFETY: buf has 4 writable bytes.
-        let n = unsafe { tress_last_error_copy(buf.as_mut_ptr(), buf.len()) };
-        assert_eq!(n, "f: abcdef".len());
-        assert_eq!(buf, [b'f' as c_char, b':' as c_char, b' ' as c_char, 0]);
     }
 }
