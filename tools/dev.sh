@@ -35,7 +35,14 @@ repo=$(cd "$here/.." && pwd)
 cd "$repo"
 source "$here/godot-env.sh"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step's heading; the previous step's wall time goes to the summary that
+# cmd_test prints last, so a slow step shows in every CI log.
+step_name="" step_start=$SECONDS step_times=()
+step_done() {
+	[ -n "$step_name" ] && step_times+=("$(printf '%5ss  %s' $((SECONDS - step_start)) "$step_name")")
+	step_name="" step_start=$SECONDS
+}
+step() { step_done; step_name="$*"; step_start=$SECONDS; printf '\n==> %s\n' "$*"; }
 
 ensure_rust() {
 	command -v cargo >/dev/null || { echo "error: cargo not found; install Rust with rustup" >&2; exit 1; }
@@ -280,6 +287,8 @@ cmd_test() {
 	[ "${PIPESTATUS[0]}" -eq 0 ] || fails+=(addon)
 	count_line addon "$logs/addon.log"
 
+	step_done
+	printf '\nstep times (wall):\n'; printf '%s\n' "${step_times[@]}"
 	echo
 	if [ ${#fails[@]} -gt 0 ]; then
 		echo "failed steps: ${fails[*]}"
