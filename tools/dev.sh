@@ -26,6 +26,10 @@
 #                                times as JSON in target/bench/godot.json
 #                                (--release: the release extension, from a
 #                                copy of the project; godot-release.json)
+#   tools/dev.sh bench-godot --pack [--release] [-- ARGS]
+#                                the same bench exported as a pack and run
+#                                with --main-pack, as a game ships
+#                                (tools/bench-pack.sh; godot-pack.json)
 #   tools/dev.sh addon [--debug] the Godot addon: target/addon/addons/tress/
 #                                and a zip (release libraries by default)
 #   tools/dev.sh assets          regenerate assets/ from code
@@ -341,6 +345,14 @@ cmd_bench_godot() {
 	# project under target/ whose .gdextension points that entry at the
 	# release library, so Tress is measured as a game would ship it.
 	local rel=godot-project model=()
+	if [ "${1:-}" = "--pack" ]; then
+		shift
+		local build=()
+		[ "${1:-}" = "--release" ] && { build=(--release); shift; }
+		[ "${1:-}" = "--" ] && shift
+		cargo build "${build[@]}" -p tress-godot || exit 1
+		exec "$here/bench-pack.sh" "${build[@]}" -- "$@"
+	fi
 	if [ "${1:-}" = "--release" ]; then
 		shift
 		cargo build --release -p tress-godot || exit 1

@@ -226,6 +226,7 @@ func _run() -> void:
 		"fixed_fps": roundi(1.0 / delta_min) if fixed else 0,
 		"debug_build": OS.is_debug_build(),
 		"model": model.get_file(),
+		"model_path": model,
 		"results": results,
 	}
 	var json := JSON.stringify(doc, "  ")

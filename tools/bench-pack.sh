@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The Godot performance harness as a shipped game runs it: exported as a pack.
+#
+#   tools/bench-pack.sh [--release] [--out FILE] [-- BENCH_ARGS]
+#
+# Copies the bench (godot-project/bench/, demo/godot_peer.gd, project.godot)
+# to target/bench-pack/project/ with the built-in avatar at
+# res://bench/tress_avatar.vrm, the exported game's .gdextension
+# (tests/export-game/tress.gdextension: the library beside the game) and the
+# preset tests/bench-pack/export_presets.cfg (custom feature `tress_bench`:
+# bench.tscn is the main scene, as on a phone). Then exports it
+# (`godot --headless --export-pack Bench bench.pck`), deletes the project
+# folder and runs `godot --headless --fixed-fps 60 --main-pack bench.pck`
+# from a folder holding only the pack and the library (the debug one, or the
+# release one with --release). BENCH_ARGS go to the bench (e.g.
+# --counts=1,10 --frames=60; default: the bench's own 1,10,50,100 x 240).
+#
+# It passes when the bench loaded the avatar from res:// inside the pack,
+# printed its JSON (every count with Tress's and Godot's costs) and wrote it
+# to user://, with no SCRIPT ERROR or panic; the JSON is copied to FILE
+# (default target/bench/godot-pack.json). Logs: target/godot-logs/bench_pack_*.log.
+set -u -o pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+source "$here/godot-env.sh"
+
+profile=debug json_out="$repo/target/bench/godot-pack.json" bench_args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--release) profile=release ;;
+	--out) json_out=$2; shift ;;
+	--) shift; bench_args=("$@"); break ;;
+	*) echo "unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+lib="$repo/target/$profile/libtress_godot.so"
+out="$repo/target/bench-pack"
+project="$out/project"
+game="$out/game"
+logs="$repo/target/godot-logs"
+mkdir -p "$logs" "$(dirname "$json_out")"
+
+fail() { echo "bench_pack: FAIL: $*"; exit 1; }
+
+[ -f "$lib" ] || fail "no extension library at $lib (cargo build${profile/debug/} -p tress-godot${profile/debug/})"
+godot_select || exit 1
+
+rm -rf "$out"
+mkdir -p "$project/.godot" "$project/demo" "$game"
+cp "$repo/godot-project/project.godot" "$project/"
+cp -r "$repo/godot-project/bench" "$project/"
+cp "$repo/godot-project/demo/godot_peer.gd"* "$project/demo/"
+cp "$repo/tests/export-game/tress.gdextension" "$project/"
+cp "$repo/tests/bench-pack/export_presets.cfg" "$project/"
+cp "$repo/assets/tress_avatar.vrm" "$project/bench/"
+cp "$lib" "$project/libtress_godot.so"
+echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
+
+echo "==> export the bench as a pack"
+godot_run "$repo" target/bench-pack/project 300 -- --headless --export-pack Bench bench.pck \
+	>"$logs/bench_pack_export.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$project/bench.pck" ] \
+	|| fail "export exited $rc without a pack (log: target/godot-logs/bench_pack_export.log)"
+mv "$project/bench.pck" "$game/"
+cp "$lib" "$game/libtress_godot.so"
+rm -rf "$project"
+echo "    $(cd "$game" && ls | tr '\n' ' ')($(wc -c <"$game/bench.pck") bytes of pack, $profile library)"
+
+echo "==> run the pack from a folder of its own"
+log="$logs/bench_pack_game.log"
+godot_run "$repo" target/bench-pack/game 1200 -- --headless --fixed-fps 60 --main-pack bench.pck \
+	-- "${bench_args[@]}" >"$log" 2>&1
+rc=$?
+grep -E "^bench: " "$log" | sed 's/^/    /'
+why=""
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then why="timed out"
+elif [ $rc -ne 0 ]; then why="the game exited $rc"
+elif grep -q "SCRIPT ERROR" "$log"; then why="SCRIPT ERROR in the log"
+elif grep -qi "panic" "$log"; then why="panic in the log"
+fi
+[ -z "$why" ] || fail "$why (log: ${log#$repo/})"
+
+# The JSON the bench printed (one line per print), checked and kept.
+sed -n '/^{$/,/^}$/p' "$log" >"$json_out"
+python3 - "$json_out" "$log" <<'PY' || fail "the bench's JSON is incomplete (log: ${log#$repo/})"
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+log = open(sys.argv[2]).read()
+problems = []
+if doc.get("model_path") != "res://bench/tress_avatar.vrm":
+    problems.append(f"the avatar came from {doc.get('model_path')!r}, not the pack")
+if not doc.get("results"):
+    problems.append("no results")
+for r in doc.get("results", []):
+    for key in ("avatars", "tress_update_us_per_avatar", "godot_update_us_per_avatar",
+                "update_godot_over_tress", "tress_cost_us_per_avatar", "godot_cost_us_per_avatar"):
+        if not isinstance(r.get(key), (int, float)) or not r[key] > 0:
+            problems.append(f"{key} = {r.get(key)!r} at {r.get('avatars')} avatars")
+if doc.get("hair_threads", 0) < 1:
+    problems.append("no hair thread seen")
+wrote = re.search(r"^bench: wrote (.*)$", log, re.M)
+if not wrote or "tress_bench.json" not in wrote.group(1) or "bench.pck" in wrote.group(1):
+    problems.append("no 'wrote .../tress_bench.json' line for user://")
+for p in problems:
+    print("    " + p)
+print(f"    {doc.get('processor')} ({doc.get('processor_count')} logical cores), {doc.get('engine')}, "
+      f"renderer {doc.get('renderer', {}).get('method', '?')}, debug build: {doc.get('debug_build')}")
+for r in doc.get("results", []):
+    print(f"    {r.get('avatars'):>4} avatars: Tress {r.get('tress_update_us_per_avatar', 0):.1f} us, "
+          f"Godot {r.get('godot_update_us_per_avatar', 0):.1f} us per avatar update "
+          f"({r.get('update_godot_over_tress', 0):.2f}x)")
+sys.exit(1 if problems else 0)
+PY
+echo "bench_pack: PASS (JSON: ${json_out#$repo/})"
