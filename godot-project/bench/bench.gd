@@ -139,6 +139,8 @@ func _run() -> void:
 			last.modification_processed.connect(func() -> void: bracket_us += float(Time.get_ticks_usec() - start[0]))
 		var brackets := {}
 		var per_frame: Array[float] = []
+		## Tress's own update by part (get_last_timing), summed per frame.
+		var part_frames := {"reads": [], "solver": [], "writes": []}
 		var process := {}
 		var process_p95 := {}
 		var deltas: Array[float] = []
@@ -172,9 +174,15 @@ func _run() -> void:
 				last = now
 				if phase == "tress":
 					var total := 0.0
+					var parts := {"reads": 0.0, "solver": 0.0, "writes": 0.0}
 					for a in avatars:
-						total += a.get_hair_node().get_last_update_usec()
+						var timing: Dictionary = a.get_hair_node().get_last_timing()
+						total += timing["total"]
+						for key in parts:
+							parts[key] += timing[key]
 					per_frame.append(total)
+					for key in parts:
+						part_frames[key].append(parts[key])
 			times.sort()
 			process[phase] = _percentile(times, 0.5)
 			process_p95[phase] = _percentile(times, 0.95)
@@ -182,6 +190,10 @@ func _run() -> void:
 			brackets[phase] = _percentile(marks, 0.5)
 		per_frame.sort()
 		deltas.sort()
+		var part_p50 := {}
+		for key in part_frames:
+			part_frames[key].sort()
+			part_p50[key] = _percentile(part_frames[key], 0.5) / n
 		var hair: TressSpringHair = avatars[0].get_hair_node()
 		var tress_update: float = (brackets["tress"] - brackets["none"]) / n
 		var godot_update: float = (brackets["godot"] - brackets["none"]) / n
@@ -205,6 +217,15 @@ func _run() -> void:
 			"tress_update_us_per_avatar": tress_update,
 			"godot_update_us_per_avatar": godot_update,
 			"update_godot_over_tress": godot_update / tress_update if tress_update > 0.0 else 0.0,
+			# The breakdown of tress_update_us_per_avatar: Tress's reads,
+			# solver and writes (p50 per avatar, its own clock), and what is
+			# left, Godot's pipeline around the modifier (the skeleton's
+			# global poses after the writes, the modifier call).
+			"tress_reads_us_per_avatar": part_p50["reads"],
+			"tress_solver_us_per_avatar": part_p50["solver"],
+			"tress_writes_us_per_avatar": part_p50["writes"],
+			"tress_godot_pipeline_us_per_avatar": tress_update - _percentile(per_frame, 0.5) / n,
+			"tress_outside_solver_us_per_avatar": tress_update - part_p50["solver"],
 		})
 		for a in avatars:
 			a.queue_free()

@@ -2,7 +2,7 @@
 
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
 use godot::classes::{
-    AnimationPlayer, Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, Time,
+    AnimationPlayer, Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D,
 };
 use godot::prelude::*;
 use tress_core::spring::{JointOutput, Mode, StepConfig};
@@ -57,8 +57,8 @@ pub struct TressSpringHair {
     tail_chains: u128,
     /// Substeps run by the last update.
     last_substeps: u32,
-    /// Microseconds the last update took.
-    last_update_usec: u64,
+    /// Where the last update's time went (see `get_last_timing`).
+    last_timing: UpdateTiming,
     /// Engine frame of the last update that advanced time.
     last_frame: Option<u64>,
     /// Hand-made chains (used when no VRM is configured): the first bone
@@ -98,8 +98,10 @@ pub struct TressSpringHair {
     animated: Option<(StringName, Vec<i32>)>,
     /// Per-frame scratch: animated rotations of one chain.
     scratch_rots: Vec<tress_core::math::Quat>,
-    /// Per-frame scratch: solver output of one chain.
+    /// Per-frame scratch: every chain's solver output, in chain order.
     scratch_out: Vec<JointOutput>,
+    /// Per-frame scratch: how many of `scratch_out` belong to each chain.
+    scratch_counts: Vec<usize>,
     /// Chains currently handed to the animation.
     authored: Vec<bool>,
     avatar: Option<Avatar>,
@@ -110,6 +112,23 @@ pub struct TressSpringHair {
     collider_nodes: Vec<(usize, Gd<Node3D>)>,
     chain_bones: Vec<Vec<i32>>,
     base: Base<SkeletonModifier3D>,
+}
+
+/// The last update's time by part, in microseconds (monotonic clock).
+#[derive(Clone, Copy, Default)]
+struct UpdateTiming {
+    /// Everything `process_modification` did.
+    total: f64,
+    /// Reading the animated pose: frame, bone and collider transforms.
+    reads: f64,
+    /// The solver: substeps and the joints' local rotations.
+    solver: f64,
+    /// Writing the bone rotations to the skeleton.
+    writes: f64,
+}
+
+fn micros_since(t: std::time::Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e6
 }
 
 /// Where a solver frame's world pose comes from each frame.
@@ -139,7 +158,9 @@ impl ISkeletonModifier3D for TressSpringHair {
     }
 
     fn process_modification(&mut self) {
-        let start = Time::singleton().get_ticks_usec();
+        // A Rust clock: an engine call per reading would cost more than
+        // some of the parts it times.
+        let start = std::time::Instant::now();
         let Some(mut skel) = self.base().get_skeleton() else {
             return;
         };
@@ -193,6 +214,7 @@ impl ISkeletonModifier3D for TressSpringHair {
                 self.authored[ci] = false;
             }
         }
+        let reads_start = std::time::Instant::now();
         let skel_xf = skel.get_global_transform();
         for (fi, source) in self.frame_sources.iter().enumerate() {
             let xf = match source {
@@ -206,17 +228,37 @@ impl ISkeletonModifier3D for TressSpringHair {
         if (rig.world.scale() - scale).abs() > 1e-6 {
             rig.world.set_scale(scale);
         }
+        let reads = micros_since(reads_start);
+        let solver_start = std::time::Instant::now();
         self.last_substeps = rig.advance(dt);
+        // Every chain's rotations first, then the writes: the solver's part
+        // and the engine calls are timed apart.
+        self.scratch_out.clear();
+        self.scratch_counts.clear();
         for (ci, bones) in self.chain_bones.iter().enumerate() {
-            self.scratch_out.resize(bones.len(), JointOutput::default());
-            let n = rig.outputs_into(ci, &mut self.scratch_out);
-            for (out, &bone) in self.scratch_out[..n].iter().zip(bones) {
+            let at = self.scratch_out.len();
+            self.scratch_out
+                .resize(at + bones.len(), JointOutput::default());
+            let n = rig.outputs_into(ci, &mut self.scratch_out[at..]);
+            self.scratch_out.truncate(at + n);
+            self.scratch_counts.push(n);
+        }
+        let solver = micros_since(solver_start);
+        let writes_start = std::time::Instant::now();
+        let mut outs = self.scratch_out.iter();
+        for (bones, &n) in self.chain_bones.iter().zip(&self.scratch_counts) {
+            for (out, &bone) in outs.by_ref().take(n).zip(bones) {
                 if bone >= 0 {
                     skel.set_bone_pose_rotation(bone, quaternion(out.local_rot));
                 }
             }
         }
-        self.last_update_usec = Time::singleton().get_ticks_usec() - start;
+        self.last_timing = UpdateTiming {
+            total: micros_since(start),
+            reads,
+            solver,
+            writes: micros_since(writes_start),
+        };
     }
 }
 
@@ -289,7 +331,23 @@ impl TressSpringHair {
     /// Microseconds the last hair update took.
     #[func]
     pub fn get_last_update_usec(&self) -> i64 {
-        self.last_update_usec as i64
+        self.last_timing.total as i64
+    }
+
+    /// Where the last update's time went, in microseconds: `total`,
+    /// `reads` (frame, bone and collider transforms from the skeleton),
+    /// `solver` (substeps and joint rotations) and `writes` (bone rotations
+    /// to the skeleton). Godot's own work after the modifier (the skeleton's
+    /// global poses) is not in `total`; the bench measures it from outside.
+    #[func]
+    pub fn get_last_timing(&self) -> VarDictionary {
+        let t = self.last_timing;
+        let mut d = VarDictionary::new();
+        d.set("total", t.total);
+        d.set("reads", t.reads);
+        d.set("solver", t.solver);
+        d.set("writes", t.writes);
+        d
     }
 
     /// Changes the solver mode (rebuilds the chains at their current pose).
