@@ -17,7 +17,8 @@
 ##
 ## Command-line (after `--`): --model=PATH.vrm, --framing=body|hair,
 ## --hair=improved|earlier|vrm|godot (left pane),
-## --split=off|improved|earlier|vrm|godot (right pane), --anim=CLIP|none,
+## --split[=off|improved|earlier|vrm|godot] (right pane; on by default),
+## --anim=CLIP|none,
 ## --motion=loop|turn|move|still, --stiffness=F, --drag=F, --gravity=F.
 extends Node3D
 
@@ -79,8 +80,9 @@ func _ready() -> void:
 	var model := models[0]
 	var close_up := true
 	var scales := [1.0, 1.0, 1.0]
-	if not ClassDB.class_exists("SpringBoneSimulator3D"):
-		pair_mode = 1
+	# Godot 4.3 has no SpringBoneSimulator3D: compare with Tress earlier.
+	var default_pair := 3 if ClassDB.class_exists("SpringBoneSimulator3D") else 1
+	pair_mode = default_pair
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--model="):
 			model = arg.trim_prefix("--model=")
@@ -92,8 +94,10 @@ func _ready() -> void:
 			close_up = false
 		elif arg.begins_with("--hair="):
 			hair_mode = _mode_flag(arg, hair_mode)
+		elif arg == "--split":
+			pair_mode = default_pair
 		elif arg.begins_with("--split="):
-			pair_mode = -1 if arg == "--split=off" else _mode_flag(arg, pair_mode)
+			pair_mode = -1 if arg == "--split=off" else _mode_flag(arg, default_pair)
 		elif arg.begins_with("--motion="):
 			motion = arg.trim_prefix("--motion=")
 		elif arg.begins_with("--anim="):
