@@ -2,7 +2,8 @@
 ## and colliders as a TressSpringHair, for the demo's side-by-side mode and
 ## the performance comparison. Values are the VRM ones (Godot's simulator
 ## follows the VRM spring-bone model); per chain it uses the first joint's
-## values, and each chain collides with exactly its VRM collider groups.
+## values, times the TressSpringHair's stiffness/drag/gravity scales, and
+## each chain collides with exactly its VRM collider groups.
 extends RefCounted
 
 const FROM_PARENT := 6 # SkeletonModifier3D.BONE_DIRECTION_FROM_PARENT
@@ -51,9 +52,6 @@ static func build(skel: Skeleton3D, hair: TressSpringHair) -> SkeletonModifier3D
 			sim.set_extend_end_bone(i, true)
 			sim.set_end_bone_direction(i, FROM_PARENT)
 			sim.set_end_bone_length(i, d.end_length)
-		sim.set_stiffness(i, d.stiffness)
-		sim.set_drag(i, d.drag)
-		sim.set_gravity(i, d.gravity_power)
 		sim.set_gravity_direction(i, d.gravity_dir)
 		sim.set_radius(i, d.hit_radius)
 		sim.set_enable_all_child_collisions(i, false)
@@ -61,4 +59,16 @@ static func build(skel: Skeleton3D, hair: TressSpringHair) -> SkeletonModifier3D
 		sim.set_collision_count(i, ids.size())
 		for k in ids.size():
 			sim.set_collision_path(i, k, sim.get_path_to(nodes[ids[k]]))
+	apply_scales(sim, hair)
 	return sim
+
+## Sets each chain's stiffness, drag and gravity from the file's values
+## times `hair`'s scales (the demo's sliders), as TressSpringHair applies
+## them: drag clamped to 0..1.
+static func apply_scales(sim: SkeletonModifier3D, hair: TressSpringHair) -> void:
+	var chains: Array = hair.get_chain_descriptions()
+	for i in mini(chains.size(), sim.setting_count):
+		var d: Dictionary = chains[i]
+		sim.set_stiffness(i, d.stiffness * hair.stiffness_scale)
+		sim.set_drag(i, clampf(d.drag * hair.drag_scale, 0.0, 1.0))
+		sim.set_gravity(i, d.gravity_power * hair.gravity_scale)

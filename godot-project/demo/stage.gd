@@ -51,14 +51,19 @@ var head := Vector3(0, 1.5, 0)
 var top := 1.7
 var close := false
 
-## Full body or a close-up of the hair.
+## Head and shoulders (the demo's first view) or the full body.
 func frame(close_up: bool) -> void:
 	close = close_up
 	var height := maxf(head.y, 0.3)
 	if close_up:
-		# Heads differ more than bodies (chibi avatars): keep some margin.
-		target = head + Vector3(0, 0.06 * height + 0.03, 0)
-		distance = 0.5 * height + 0.5
+		# From the upper chest to just above the hair top, the head bone a
+		# little above the middle: the locks that hang to the shoulders stay
+		# in view, and chibi heads (much of the height above the head bone)
+		# widen the frame through `top`.
+		var centre := head.y - 0.06 * height
+		var half := maxf(top, head.y + 0.1 * height) + 0.05 * height - centre
+		target = Vector3(head.x, centre, head.z)
+		distance = half / tan(deg_to_rad(camera.fov * 0.5)) if camera else 0.8
 	else:
 		# Fit the whole model: chibi avatars carry much of their height above
 		# the head bone.

@@ -10,6 +10,18 @@ static func frames(tree: SceneTree, n: int) -> void:
 	for i in n:
 		await tree.process_frame
 
+## Adds the demo scene to the tree and waits until it has loaded its first
+## model, clip and split view (demo.gd sets `started`); null after 120
+## frames without.
+static func start_demo(tree: SceneTree) -> Node3D:
+	var demo: Node3D = load("res://demo/demo.tscn").instantiate()
+	tree.root.add_child(demo)
+	for i in 120:
+		if demo.started:
+			return demo
+		await tree.process_frame
+	return null
+
 ## Saves what the root viewport shows to target/godot-screens/NAME.png.
 ## Returns "" or why it failed (including a blank image).
 static func screenshot(tree: SceneTree, name: String) -> String:

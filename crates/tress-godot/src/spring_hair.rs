@@ -6,6 +6,7 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use tress_core::spring::{JointOutput, Mode, StepConfig};
+use tress_rig::param_scales::ParamScales;
 use tress_rig::spring_rig::{RigOptions, SpringRig};
 use tress_vrm::Avatar;
 
@@ -52,6 +53,24 @@ pub struct TressSpringHair {
     #[export]
     #[var(set = set_drape)]
     drape: bool,
+    /// Multiplier on every joint's configured stiffness (1 = as authored);
+    /// live: the hair keeps its motion.
+    #[export(range = (0.0, 4.0, or_greater))]
+    #[var(set = set_stiffness_scale)]
+    #[init(val = 1.0)]
+    stiffness_scale: f32,
+    /// Multiplier on every joint's configured drag (the product is clamped
+    /// to 0..1); live: the hair keeps its motion.
+    #[export(range = (0.0, 4.0, or_greater))]
+    #[var(set = set_drag_scale)]
+    #[init(val = 1.0)]
+    drag_scale: f32,
+    /// Multiplier on every joint's configured gravity power; live: the hair
+    /// keeps its motion.
+    #[export(range = (0.0, 4.0, or_greater))]
+    #[var(set = set_gravity_scale)]
+    #[init(val = 1.0)]
+    gravity_scale: f32,
     /// Chains that use tail-point contact instead of whole-segment contact
     /// (bit i: spring chain i), set by TressAvatar from the collider fit.
     tail_chains: u128,
@@ -392,6 +411,27 @@ impl TressSpringHair {
         }
     }
 
+    /// Scales every joint's stiffness from the next frame on, without a reset.
+    #[func]
+    pub fn set_stiffness_scale(&mut self, factor: f32) {
+        self.stiffness_scale = self.checked_scale("stiffness_scale", factor);
+        self.push_param_scales();
+    }
+
+    /// Scales every joint's drag from the next frame on, without a reset.
+    #[func]
+    pub fn set_drag_scale(&mut self, factor: f32) {
+        self.drag_scale = self.checked_scale("drag_scale", factor);
+        self.push_param_scales();
+    }
+
+    /// Scales every joint's gravity from the next frame on, without a reset.
+    #[func]
+    pub fn set_gravity_scale(&mut self, factor: f32) {
+        self.gravity_scale = self.checked_scale("gravity_scale", factor);
+        self.push_param_scales();
+    }
+
     /// The simulated chains as plain data, for building a comparison rig in
     /// another solver (the demo's SpringBoneSimulator3D peer): per chain
     /// `name`, `root_bone`, `end_bone`, `extend_end` (a virtual tail) with
@@ -533,6 +573,39 @@ impl TressSpringHair {
         self.tail_chains = chains;
     }
 
+    /// `factor` when usable; otherwise a warning naming the property and 1
+    /// (negative: 0), so a bad slider value never reaches the solver.
+    fn checked_scale(&self, what: &str, factor: f32) -> f32 {
+        let ok = ParamScales {
+            stiffness: factor,
+            drag: factor,
+            gravity: factor,
+        }
+        .sanitized()
+        .stiffness;
+        if ok != factor {
+            godot_warn!(
+                "TressSpringHair '{}': {what} {factor} is not a finite factor >= 0; using {ok}",
+                self.base().get_name()
+            );
+        }
+        ok
+    }
+
+    /// Hands the three scale properties to the running rig (state kept).
+    fn push_param_scales(&mut self) {
+        let scales = ParamScales {
+            stiffness: self.stiffness_scale,
+            drag: self.drag_scale,
+            gravity: self.gravity_scale,
+        };
+        if let (Some(avatar), Some(rig)) = (self.avatar.as_ref(), self.rig.as_mut())
+            && let Err(e) = rig.set_param_scales(avatar, scales)
+        {
+            godot_error!("TressSpringHair: could not apply the parameter scales: {e}");
+        }
+    }
+
     /// The Skeleton3D this node is a child of, or an error in the log.
     ///
     /// The parent, not `get_skeleton()`: that one is only set once the node
@@ -655,6 +728,10 @@ impl TressSpringHair {
         self.authored.clear();
         self.chain_bones = chain_bones;
         self.rig = Some(rig);
+        // A rebuild starts from the file's values; the live scales persist.
+        if (self.stiffness_scale, self.drag_scale, self.gravity_scale) != (1.0, 1.0, 1.0) {
+            self.push_param_scales();
+        }
         true
     }
 }

@@ -2,6 +2,8 @@
 //!
 //! - [`spring_rig`]: an [`Avatar`](tress_vrm::Avatar)'s springs and colliders
 //!   as a ready [`tress_core::spring::SpringWorld`], frames keyed by node.
+//! - [`param_scales`]: live multipliers on every joint's stiffness, drag
+//!   and gravity, applied without a reset.
 //! - [`hand_rig`]: spring chains set up by hand (bone names, joint values,
 //!   colliders on bones) as an avatar the same spring rig takes.
 //! - [`constraint_rig`]: VRM node constraints evaluated over an engine's
@@ -22,5 +24,6 @@ pub mod fit_colliders;
 pub mod flat_locks;
 pub mod groom;
 pub mod hand_rig;
+pub mod param_scales;
 pub mod skin;
 pub mod spring_rig;
