@@ -288,10 +288,12 @@ impl TressAvatar {
             let clip = retargeter.retarget(anim, &opts);
             let (ganim, missing) = crate::animation::to_godot(&clip, vrm, skeleton, &skeleton_path);
             unmatched = unmatched.max(missing);
-            // VRMA files usually hold one unnamed (or generic) clip: use the file name.
-            let mut name = if anim.name.is_empty()
-                || (source.animations.len() == 1 && anim.name == "animation")
-            {
+            // VRMA files usually hold one unnamed (`clip0` from the loader) or
+            // generically named clip: use the file name, so two such files do
+            // not both give `clip0`. Files of several clips keep the loader's
+            // names, the ones `tress export --clip` takes.
+            let generic = anim.name == tress_vrm::load::unnamed_clip(0) || anim.name == "animation";
+            let mut name = if source.animations.len() == 1 && generic {
                 stem.clone()
             } else {
                 anim.name.clone()
