@@ -25,13 +25,6 @@ pub enum GroomError {
         /// Its value.
         value: u64,
     },
-    /// A coordinate is NaN or infinite.
-    NonFinite {
-        /// Strand index.
-        strand: usize,
-        /// Vertex index in the strand.
-        vertex: usize,
-    },
     /// A malformed line in a text file.
     Parse {
         /// 1-based line number.
@@ -113,9 +106,6 @@ impl fmt::Display for GroomError {
                 write!(f, "unsupported TressFX version {v} (expected 3 or 4)")
             }
             Self::BadCount { what, value } => write!(f, "impossible {what}: {value}"),
-            Self::NonFinite { strand, vertex } => {
-                write!(f, "strand {strand} vertex {vertex} is not finite")
-            }
             Self::Parse { line, message } => write!(f, "line {line}: {message}"),
             Self::Empty => write!(f, "groom has no strands"),
             Self::DegenerateStrand(s) => write!(f, "strand {s} has zero length"),
