@@ -1,6 +1,6 @@
 ## Issue #18: the nodes hand bad files to the readers and keep running. A BVH
-## given as animations and a `.tfx` whose strand count does not fit its file
-## are refused (the log says what each is and where: see
+## given as a model or as animations, the built-in avatar cut to 1000 bytes,
+## and a `.tfx` whose strand count does not fit its file are refused (the log says what each is and where: see
 ## target/godot-logs/test_bad_files.log); a `.tfx` with one zero-length strand
 ## loads the other two, with a warning naming strand 1.
 extends RefCounted
@@ -41,10 +41,18 @@ func run(tree: SceneTree) -> String:
 	var one_flat := dir.path_join("one_flat.tfx")
 	write(one_flat, tfx(3, 3, 1))
 
+	var avatar_path := TestUtil.repo_path("assets/tress_avatar.vrm")
+	var cut := dir.path_join("cut.vrm")
+	write(cut, FileAccess.get_file_as_bytes(avatar_path).slice(0, 1000))
+
 	var avatar := TressAvatar.new()
 	tree.root.add_child(avatar)
-	if not avatar.load_vrm(TestUtil.repo_path("assets/tress_avatar.vrm")):
+	if not avatar.load_vrm(avatar_path):
 		return "could not load the built-in avatar"
+	if avatar.load_vrm(bvh):
+		return "a BVH file loaded as a model"
+	if avatar.load_vrm(cut):
+		return "a GLB cut to 1000 bytes loaded"
 	var added := avatar.load_animations(bvh)
 	if not added.is_empty():
 		return "a BVH file gave clips %s" % added
