@@ -2,8 +2,9 @@
 //! polyline files or generated on a head sphere, and resampled to the fixed
 //! particle count the strand solver simulates.
 //!
-//! - [`load_any`] / [`read_any`]: either file format, chosen by the file
-//!   name, from disk or from bytes the caller read.
+//! - [`load_any`] / [`read_any`]: either file format, chosen by the bytes
+//!   and then the file name, from disk or from bytes the caller read
+//!   (`*_with_warnings` also list the degenerate strands skipped).
 //! - [`tfx`]: TressFX 3 and 4 binary reader.
 //! - [`obj`]: OBJ `l` polyline reader.
 //! - [`procedural`]: seeded strands draped over a head sphere.
