@@ -205,8 +205,7 @@ fn export(args: &ExportArgs) -> ExitCode {
     let clip = match r.retarget_named(&args.clip, &opts) {
         Ok(c) => c,
         Err(e) => {
-            let known: Vec<&str> = source.animations.iter().map(|a| a.name.as_str()).collect();
-            eprintln!("error: {e}; the file has: {}", known.join(", "));
+            eprintln!("error: {}: {e}", args.anim.display());
             return ExitCode::FAILURE;
         }
     };
@@ -280,9 +279,7 @@ fn retarget(args: &RetargetArgs) -> ExitCode {
             match r.retarget_named(n, &opts) {
                 Ok(c) => clips.push(c),
                 Err(e) => {
-                    let known: Vec<&str> =
-                        source.animations.iter().map(|a| a.name.as_str()).collect();
-                    eprintln!("error: {e}; the file has: {}", known.join(", "));
+                    eprintln!("error: {}: {e}", args.animation.display());
                     return ExitCode::FAILURE;
                 }
             }

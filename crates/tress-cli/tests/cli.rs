@@ -141,3 +141,125 @@ fn inspect_on_a_missing_file_exits_1_naming_it() {
     assert!(err.starts_with("error: "), "{err}");
     assert!(err.contains("no-such-avatar.vrm"), "{err}");
 }
+
+/// A folder under the system temp dir for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("tress-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        Self(p)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Issue #18: a file of another kind is named with what to use instead
+/// (`retarget` on a `.bvh` said "invalid JSON at line 1 column 1"), and a
+/// cut GLB says where and by how much.
+#[test]
+fn wrong_and_broken_files_say_what_and_where() {
+    let dir = Scratch::new("formats");
+    let avatar = assets().join("tress_avatar.vrm");
+    let bytes = std::fs::read(&avatar).unwrap();
+    let bvh = dir.0.join("walk.bvh");
+    std::fs::write(&bvh, "HIERARCHY\nROOT Hips\n{\n}\nMOTION\n").unwrap();
+    let tscn = dir.0.join("level.tscn");
+    std::fs::write(&tscn, "[gd_scene load_steps=2 format=3]\n").unwrap();
+    let cut = dir.0.join("cut.vrm");
+    std::fs::write(&cut, &bytes[..1000]).unwrap();
+    let out = dir.0.join("out.glb");
+    let (bvh_s, tscn_s, cut_s) = (bvh.display(), tscn.display(), cut.display());
+    let cases: [(Vec<&OsStr>, String); 3] = [
+        (
+            vec![
+                "retarget".as_ref(),
+                avatar.as_os_str(),
+                bvh.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            format!(
+                "error: {bvh_s}: this is a BVH motion capture file (.bvh), not a glTF / VRM file: BVH is not read yet"
+            ),
+        ),
+        (
+            vec!["inspect".as_ref(), tscn.as_os_str()],
+            format!(
+                "error: {tscn_s}: this is a Godot scene (.tscn), not a glTF / VRM file: Godot's own text files are not read; export the scene as .glb from Godot"
+            ),
+        ),
+        (
+            vec!["inspect".as_ref(), cut.as_os_str()],
+            format!(
+                "error: {cut_s}: file truncated: the GLB header (byte 8) declares {} bytes, found 1000",
+                bytes.len()
+            ),
+        ),
+    ];
+    for (args, want) in cases {
+        let o = tress(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with(&want), "{args:?}: {}", stderr(&o));
+        assert!(!out.exists());
+    }
+}
+
+/// Issue #18: an unnamed clip is `clip0` to `export --clip` (it needed
+/// `--clip ""`), and a wrong name lists the real ones.
+#[test]
+fn unnamed_clips_are_clip0_to_export() {
+    let dir = Scratch::new("clip0");
+    let avatar = assets().join("tress_avatar.vrm");
+    let bytes = std::fs::read(&avatar).unwrap();
+    let a = tress_vrm::load_bytes(&bytes, None).unwrap();
+    let hips = a.humanoid.as_ref().unwrap().bone("hips").unwrap();
+    // A one-second nod of the hips, written with an empty name.
+    let anim = tress_vrm::Animation {
+        name: String::new(),
+        channels: vec![tress_vrm::Channel {
+            node: hips,
+            times: vec![0.0, 1.0],
+            interpolation: tress_vrm::Interpolation::Linear,
+            values: tress_vrm::ChannelValues::Rotation(vec![
+                glam::Quat::IDENTITY,
+                glam::Quat::from_rotation_x(0.2),
+            ]),
+        }],
+        duration: 1.0,
+    };
+    let clips = dir.0.join("unnamed.glb");
+    std::fs::write(
+        &clips,
+        tress_vrm::gltf_out::append_animation(&bytes, &anim).unwrap(),
+    )
+    .unwrap();
+    let out = dir.0.join("out.glb");
+    let export = |clip: &str| {
+        tress(&[
+            "export".as_ref(),
+            avatar.as_os_str(),
+            "--anim".as_ref(),
+            clips.as_os_str(),
+            "--clip".as_ref(),
+            clip.as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ])
+    };
+    let o = export("clip0");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("animation `clip0`"), "{}", stdout(&o));
+    let o = export("Walk");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).ends_with("no clip named `Walk`; the file has: clip0\n"),
+        "{}",
+        stderr(&o)
+    );
+}

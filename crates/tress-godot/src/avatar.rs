@@ -137,6 +137,16 @@ impl TressAvatar {
                 return false;
             }
         };
+        // A BVH, a Godot scene, an image… is named before Godot's importer
+        // tries it and prints errors of its own.
+        let kind = tress_vrm::sniff::detect_format(bytes.as_slice(), &file);
+        if !kind.is_gltf() && kind != tress_vrm::sniff::FileKind::Unknown {
+            godot_error!(
+                "TressAvatar: cannot load '{path}': {}",
+                kind.advice("a glTF / VRM file")
+            );
+            return false;
+        }
         let mut doc = GltfDocument::new_gd();
         let mut state = GltfState::new_gd();
         // As append_from_file names it: the scene root is called after the file.
@@ -145,7 +155,15 @@ impl TressAvatar {
         }
         let err = doc.append_from_buffer(&bytes, files::folder_of(&file).as_str(), &state);
         if err != GdError::OK {
-            godot_error!("TressAvatar: cannot load '{path}': not a valid glTF/VRM ({err:?})");
+            // Our reader says what and where (byte offsets, JSON paths); Godot's
+            // importer only that it failed.
+            let why = match tress_vrm::load_bytes_with(bytes.as_slice(), |rel| {
+                files::read_beside(&file, rel)
+            }) {
+                Err(e) => e.to_string(),
+                Ok(_) => format!("not a valid glTF/VRM ({err:?})"),
+            };
+            godot_error!("TressAvatar: cannot load '{path}': {why}");
             return false;
         }
         let Some(scene) = doc.generate_scene(&state) else {
@@ -288,10 +306,12 @@ impl TressAvatar {
             let clip = retargeter.retarget(anim, &opts);
             let (ganim, missing) = crate::animation::to_godot(&clip, vrm, skeleton, &skeleton_path);
             unmatched = unmatched.max(missing);
-            // VRMA files usually hold one unnamed (or generic) clip: use the file name.
-            let mut name = if anim.name.is_empty()
-                || (source.animations.len() == 1 && anim.name == "animation")
-            {
+            // VRMA files usually hold one unnamed (`clip0` from the loader) or
+            // generically named clip: use the file name, so two such files do
+            // not both give `clip0`. Files of several clips keep the loader's
+            // names, the ones `tress export --clip` takes.
+            let generic = anim.name == tress_vrm::load::unnamed_clip(0) || anim.name == "animation";
+            let mut name = if source.animations.len() == 1 && generic {
                 stem.clone()
             } else {
                 anim.name.clone()

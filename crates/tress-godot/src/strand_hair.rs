@@ -144,10 +144,15 @@ impl TressStrandHair {
     pub fn load_groom(&mut self, path: GString) -> bool {
         let file = path.to_string();
         let loaded = crate::files::read(&file).and_then(|b| {
-            tress_rig::groom::read_any(&file, b.as_slice()).map_err(|e| e.to_string())
+            tress_rig::groom::read_any_with_warnings(&file, b.as_slice()).map_err(|e| e.to_string())
         });
         let groom = match loaded {
-            Ok(g) => g,
+            Ok((g, skipped)) => {
+                for w in &skipped {
+                    godot_warn!("TressStrandHair: '{path}': {w}");
+                }
+                g
+            }
             Err(e) => {
                 godot_error!("TressStrandHair: cannot load groom '{path}': {e}");
                 return false;

@@ -105,11 +105,7 @@ pub fn validate_all(
                 progress(rows.len(), total, &format!("{} on {alabel}", anim.name));
                 let mut row = Row {
                     source: slabel.clone(),
-                    clip: if anim.name.is_empty() {
-                        "(unnamed)".to_owned()
-                    } else {
-                        anim.name.clone()
-                    },
+                    clip: anim.name.clone(),
                     avatar: alabel.clone(),
                     frames: 0,
                     tracks: 0,

@@ -68,7 +68,8 @@ impl core::error::Error for Error {}
 /// Something odd the loader tolerated; listed in [`crate::Avatar::warnings`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
-    /// JSON path of the value concerned.
+    /// JSON path of the value concerned; empty for the file as a whole
+    /// (its container).
     pub path: String,
     /// What was odd and what the loader did about it.
     pub message: String,
@@ -76,7 +77,11 @@ pub struct Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //!   engine's virtual files) instead of the disk.
 //! - [`gltf_out`]: every glTF Tress writes: a deterministic GLB builder and
 //!   in-place edits of a file's own document.
+//! - [`sniff::detect_format`]: what kind of file a byte string is (glTF,
+//!   BVH, TressFX, a Godot scene, …), for readers handed the wrong one.
 //! - [`Error`] names the JSON path and the fact; [`Warning`]s list what was
 //!   tolerated.
 
@@ -18,6 +20,7 @@ pub mod gltf_out;
 mod json;
 pub mod load;
 pub mod model;
+pub mod sniff;
 
 pub use error::{Error, ErrorKind, Warning};
 pub use load::{load_bytes, load_bytes_with, load_path};

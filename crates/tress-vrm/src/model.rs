@@ -356,7 +356,9 @@ pub struct ColliderGroup {
 /// An animation clip.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Animation {
-    /// Name (empty when none).
+    /// Name; an animation the file leaves unnamed (or names `""`) is
+    /// `clip0`, `clip1`, … by its index among the file's animations
+    /// ([`crate::load::unnamed_clip`]).
     pub name: String,
     /// Channels.
     pub channels: Vec<Channel>,

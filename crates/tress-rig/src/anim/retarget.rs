@@ -68,7 +68,12 @@ pub enum RetargetError {
         bones: Vec<&'static str>,
     },
     /// No clip with that name.
-    NoSuchClip(String),
+    NoSuchClip {
+        /// The name asked for.
+        name: String,
+        /// The clips the file has (unnamed ones as `clip0`, `clip1`, …).
+        available: Vec<String>,
+    },
 }
 
 impl core::fmt::Display for RetargetError {
@@ -88,7 +93,14 @@ impl core::fmt::Display for RetargetError {
                     bones.join(", ")
                 )
             }
-            RetargetError::NoSuchClip(n) => write!(f, "no clip named `{n}`"),
+            RetargetError::NoSuchClip { name, available } => {
+                write!(f, "no clip named `{name}`; ")?;
+                if available.is_empty() {
+                    write!(f, "the file has no clips")
+                } else {
+                    write!(f, "the file has: {}", available.join(", "))
+                }
+            }
         }
     }
 }
@@ -459,7 +471,15 @@ impl<'a> Retargeter<'a> {
             .animations
             .iter()
             .find(|a| a.name == name)
-            .ok_or_else(|| RetargetError::NoSuchClip(name.to_owned()))?;
+            .ok_or_else(|| RetargetError::NoSuchClip {
+                name: name.to_owned(),
+                available: self
+                    .source
+                    .animations
+                    .iter()
+                    .map(|a| a.name.clone())
+                    .collect(),
+            })?;
         Ok(self.retarget(clip, opts))
     }
 

@@ -25,13 +25,6 @@ pub enum GroomError {
         /// Its value.
         value: u64,
     },
-    /// A coordinate is NaN or infinite.
-    NonFinite {
-        /// Strand index.
-        strand: usize,
-        /// Vertex index in the strand.
-        vertex: usize,
-    },
     /// A malformed line in a text file.
     Parse {
         /// 1-based line number.
@@ -45,6 +38,56 @@ pub enum GroomError {
     DegenerateStrand(usize),
     /// Particles per strand outside what the solver supports.
     BadParticleCount(usize),
+    /// The header's counts do not fill the bytes set aside for positions
+    /// (a wrong count would read every strand shifted).
+    CountMismatch {
+        /// Strands in the header.
+        strands: u64,
+        /// Vertices per strand in the header.
+        vertices: u64,
+        /// Byte offset of the positions.
+        offset: u64,
+        /// Bytes of positions the counts need.
+        expected: u64,
+        /// Bytes of positions the file has (to its end or the next section).
+        found: u64,
+        /// Where the positions end: `the end of the file` or the next section.
+        until: &'static str,
+    },
+    /// The file is of another kind (a glTF, a BVH, a Godot scene…): what
+    /// it is and what to use instead.
+    WrongFormat(String),
+    /// Every strand in the file is degenerate; the first one's reason.
+    AllDegenerate {
+        /// Strands in the file.
+        strands: usize,
+        /// Why the first was skipped.
+        first: GroomWarning,
+    },
+}
+
+/// A strand a reader skipped, and why; the groom loads without it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroomWarning {
+    /// The strand's index in the file (counting skipped strands).
+    pub strand: usize,
+    /// OBJ: the 1-based line of the element that started the strand.
+    pub line: Option<usize>,
+    /// What is wrong with it (`has zero length: all 16 points coincide`).
+    pub reason: String,
+}
+
+impl fmt::Display for GroomWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(
+                f,
+                "strand {} (line {l}) {}; skipped",
+                self.strand, self.reason
+            ),
+            None => write!(f, "strand {} {}; skipped", self.strand, self.reason),
+        }
+    }
 }
 
 impl fmt::Display for GroomError {
@@ -63,15 +106,28 @@ impl fmt::Display for GroomError {
                 write!(f, "unsupported TressFX version {v} (expected 3 or 4)")
             }
             Self::BadCount { what, value } => write!(f, "impossible {what}: {value}"),
-            Self::NonFinite { strand, vertex } => {
-                write!(f, "strand {strand} vertex {vertex} is not finite")
-            }
             Self::Parse { line, message } => write!(f, "line {line}: {message}"),
             Self::Empty => write!(f, "groom has no strands"),
             Self::DegenerateStrand(s) => write!(f, "strand {s} has zero length"),
             Self::BadParticleCount(m) => {
                 write!(f, "{m} particles per strand; supported range is 4..=64")
             }
+            Self::CountMismatch {
+                strands,
+                vertices,
+                offset,
+                expected,
+                found,
+                until,
+            } => write!(
+                f,
+                "header counts ({strands} strands × {vertices} vertices) need {expected} bytes of positions from byte {offset}, found {found} (to {until})"
+            ),
+            Self::WrongFormat(advice) => f.write_str(advice),
+            Self::AllDegenerate { strands, first } => write!(
+                f,
+                "all {strands} strands are degenerate, none left to simulate (first: {first})"
+            ),
         }
     }
 }

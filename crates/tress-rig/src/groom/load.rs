@@ -1,30 +1,59 @@
-//! A groom file of either format, chosen by its name.
+//! A groom file of either format, chosen by its bytes and then its name.
 
 use std::path::Path;
 
-use super::{Groom, GroomError, obj, tfx};
+use tress_vrm::sniff::{FileKind, detect_format};
 
-/// Reads a groom file: a name ending in `.obj` (any case) as OBJ polylines,
-/// any other as TressFX (`.tfx`).
+use super::{Groom, GroomError, GroomWarning, obj, tfx};
+
+/// Reads a groom file: OBJ polylines or TressFX (`.tfx`), recognised by
+/// their first bytes (a TressFX version, OBJ statements) and otherwise by
+/// the name (`.obj` in any case is OBJ, any other name TressFX). Strands
+/// skipped as degenerate are dropped silently; see
+/// [`load_any_with_warnings`].
 ///
 /// # Errors
-/// [`GroomError`] from the reader chosen, for I/O failures and malformed files.
+/// [`GroomError`] from the reader chosen, for I/O failures and malformed
+/// files; [`GroomError::WrongFormat`] for a file of another kind.
 pub fn load_any(path: impl AsRef<Path>) -> Result<Groom, GroomError> {
+    load_any_with_warnings(path).map(|(g, _)| g)
+}
+
+/// [`load_any`], with the strands skipped as degenerate.
+///
+/// # Errors
+/// As [`load_any`].
+pub fn load_any_with_warnings(
+    path: impl AsRef<Path>,
+) -> Result<(Groom, Vec<GroomWarning>), GroomError> {
     let path = path.as_ref();
-    read_any(&path.to_string_lossy(), &std::fs::read(path)?)
+    read_any_with_warnings(&path.to_string_lossy(), &std::fs::read(path)?)
 }
 
 /// Parses a groom file's bytes read by the caller (from a game engine's
-/// virtual files, an archive): `name` chooses the format as in [`load_any`]
-/// and is not opened.
+/// virtual files, an archive): `name` helps choose the format as in
+/// [`load_any`] and is not opened.
 ///
 /// # Errors
-/// [`GroomError`] from the reader chosen, for malformed files.
+/// As [`load_any`].
 pub fn read_any(name: &str, bytes: &[u8]) -> Result<Groom, GroomError> {
-    if name.to_ascii_lowercase().ends_with(".obj") {
-        obj::read_obj_bytes(bytes)
-    } else {
-        tfx::read_tfx(bytes).map(|t| t.groom)
+    read_any_with_warnings(name, bytes).map(|(g, _)| g)
+}
+
+/// [`read_any`], with the strands skipped as degenerate.
+///
+/// # Errors
+/// As [`load_any`].
+pub fn read_any_with_warnings(
+    name: &str,
+    bytes: &[u8],
+) -> Result<(Groom, Vec<GroomWarning>), GroomError> {
+    match detect_format(bytes, name) {
+        FileKind::Obj => obj::read_obj_bytes_with_warnings(bytes),
+        FileKind::Tfx | FileKind::Unknown => tfx::read_tfx(bytes).map(|t| (t.groom, t.warnings)),
+        other => Err(GroomError::WrongFormat(
+            other.advice("a groom (.tfx or OBJ polylines)"),
+        )),
     }
 }
 
@@ -65,19 +94,26 @@ mod tests {
     }
 
     #[test]
-    fn other_names_read_as_tressfx() {
-        // OBJ text under another name is read as TressFX, and is not one.
+    fn contents_decide_before_names() {
+        // OBJ text under another name is still OBJ: its statements say so.
         let f = TempFile::new("hair.txt", OBJ);
+        assert_eq!(load_any(&f.0).unwrap().strand_count(), 1);
+        // Text that is neither, under another name, is tried as TressFX.
+        let f = TempFile::new("notes.txt", "hello\n");
         let e = load_any(&f.0).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                GroomError::UnsupportedVersion(_)
-                    | GroomError::Truncated { .. }
-                    | GroomError::BadCount { .. }
-            ),
-            "{e}"
-        );
+        assert!(matches!(e, GroomError::Truncated { .. }), "{e}");
+        // Other formats are named, with what to use instead.
+        #[rustfmt::skip]
+        let cases: &[(&str, &[u8], &str)] = &[
+            ("walk.bvh", b"HIERARCHY\nROOT Hips\n", "this is a BVH motion capture file (.bvh), not a groom (.tfx or OBJ polylines): BVH is not read yet"),
+            ("hair.tfx", b"glTF\x02\0\0\0", "this is a binary glTF file (.glb), not a groom (.tfx or OBJ polylines): avatars and animations are read by the glTF / VRM loader"),
+            ("hair.tscn", b"[gd_scene format=3]\n", "this is a Godot scene (.tscn), not a groom"),
+        ];
+        for (name, bytes, want) in cases {
+            let e = read_any(name, bytes).unwrap_err();
+            assert!(matches!(e, GroomError::WrongFormat(_)), "{name}: {e}");
+            assert!(e.to_string().starts_with(want), "{name}: {e}");
+        }
         let missing = std::env::temp_dir().join("tress-rig-no-such-groom.tfx");
         assert!(matches!(load_any(missing), Err(GroomError::Io(_))));
     }

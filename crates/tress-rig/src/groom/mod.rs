@@ -2,14 +2,16 @@
 //! polyline files or generated on a head sphere, and resampled to the fixed
 //! particle count the strand solver simulates.
 //!
-//! - [`load_any`] / [`read_any`]: either file format, chosen by the file
-//!   name, from disk or from bytes the caller read.
+//! - [`load_any`] / [`read_any`]: either file format, chosen by the bytes
+//!   and then the file name, from disk or from bytes the caller read
+//!   (`*_with_warnings` also list the degenerate strands skipped).
 //! - [`tfx`]: TressFX 3 and 4 binary reader.
 //! - [`obj`]: OBJ `l` polyline reader.
 //! - [`procedural`]: seeded strands draped over a head sphere.
 //! - [`resample`]: arc-length resampling.
 //! - [`scene`]: the turning-head test scene (groom, colliders, motion).
-//! - [`error`]: typed errors ([`GroomError`]).
+//! - [`error`]: typed errors ([`GroomError`]) and the strands a reader
+//!   skipped ([`GroomWarning`]: degenerate ones, the rest loads).
 //!
 //! [`Groom::subset`] picks the strands a level of detail simulates.
 
@@ -21,8 +23,8 @@ pub mod resample;
 pub mod scene;
 pub mod tfx;
 
-pub use error::GroomError;
-pub use load::{load_any, read_any};
+pub use error::{GroomError, GroomWarning};
+pub use load::{load_any, load_any_with_warnings, read_any, read_any_with_warnings};
 pub use procedural::ProceduralGroom;
 
 use glam::{Quat, Vec3};

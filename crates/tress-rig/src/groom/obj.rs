@@ -4,13 +4,16 @@
 //! Exporters write a strand either as one long `l` or as a run of two-point
 //! `l`s (`l 1 2`, `l 2 3`, …); an element that starts where the current
 //! strand ends continues it, anything else starts a new strand. Other
-//! statements (`o`, `g`, `mtllib`, `f`, …) are ignored.
+//! statements (`o`, `g`, `mtllib`, `f`, …) are ignored. A polyline of no
+//! length (its points coincide) is skipped with a [`GroomWarning`] naming
+//! its strand index and line.
 
 use std::path::Path;
 
 use glam::Vec3;
 
-use super::{Groom, GroomError};
+use super::resample::degeneracy;
+use super::{Groom, GroomError, GroomWarning};
 
 /// Reads an OBJ polyline groom from disk.
 ///
@@ -20,12 +23,23 @@ pub fn load_obj(path: impl AsRef<Path>) -> Result<Groom, GroomError> {
     read_obj_bytes(&std::fs::read(path)?)
 }
 
-/// Parses OBJ bytes, which must be UTF-8 text.
+/// Parses OBJ bytes, which must be UTF-8 text; skipped strands are
+/// dropped silently (see [`read_obj_bytes_with_warnings`]).
+///
+/// # Errors
+/// As [`read_obj_bytes_with_warnings`].
+pub fn read_obj_bytes(bytes: &[u8]) -> Result<Groom, GroomError> {
+    read_obj_bytes_with_warnings(bytes).map(|(g, _)| g)
+}
+
+/// Parses OBJ bytes, which must be UTF-8 text, and lists the strands skipped.
 ///
 /// # Errors
 /// [`GroomError::Parse`] for text that is not UTF-8 (naming the line) and
-/// everything [`read_obj`] reports.
-pub fn read_obj_bytes(bytes: &[u8]) -> Result<Groom, GroomError> {
+/// everything [`read_obj_with_warnings`] reports.
+pub fn read_obj_bytes_with_warnings(
+    bytes: &[u8],
+) -> Result<(Groom, Vec<GroomWarning>), GroomError> {
     let text = core::str::from_utf8(bytes).map_err(|e| GroomError::Parse {
         line: 1 + bytes[..e.valid_up_to()]
             .iter()
@@ -33,7 +47,7 @@ pub fn read_obj_bytes(bytes: &[u8]) -> Result<Groom, GroomError> {
             .count(),
         message: "not UTF-8 text".into(),
     })?;
-    read_obj(text)
+    read_obj_with_warnings(text)
 }
 
 fn parse_err(line: usize, message: impl Into<String>) -> GroomError {
@@ -43,22 +57,61 @@ fn parse_err(line: usize, message: impl Into<String>) -> GroomError {
     }
 }
 
-/// Parses OBJ text.
+/// Parses OBJ text; skipped strands are dropped silently (see
+/// [`read_obj_with_warnings`]).
 ///
 /// # Errors
-/// [`GroomError::Parse`] for malformed numbers or indices,
-/// [`GroomError::Empty`] when there is no polyline.
+/// As [`read_obj_with_warnings`].
 pub fn read_obj(text: &str) -> Result<Groom, GroomError> {
-    let mut verts: Vec<Vec3> = Vec::new();
-    let mut groom = Groom::new();
-    let mut cur: Vec<u32> = Vec::new();
-    let flush = |cur: &mut Vec<u32>, groom: &mut Groom, verts: &[Vec3]| {
-        if cur.len() >= 2 {
-            let pts: Vec<Vec3> = cur.iter().map(|&i| verts[i as usize]).collect();
-            groom.push_strand(&pts);
+    read_obj_with_warnings(text).map(|(g, _)| g)
+}
+
+/// The strand being gathered: its vertex indices and the line it began on.
+#[derive(Debug, Default)]
+struct Pending {
+    indices: Vec<u32>,
+    line: usize,
+}
+
+/// Builds OBJ grooms strand by strand, skipping degenerate ones.
+#[derive(Debug, Default)]
+struct Builder {
+    groom: Groom,
+    warnings: Vec<GroomWarning>,
+    strands: usize,
+}
+
+impl Builder {
+    fn flush(&mut self, cur: &mut Pending, verts: &[Vec3]) {
+        if cur.indices.len() >= 2 {
+            let pts: Vec<Vec3> = cur.indices.iter().map(|&i| verts[i as usize]).collect();
+            match degeneracy(&pts) {
+                Some(reason) => self.warnings.push(GroomWarning {
+                    strand: self.strands,
+                    line: Some(cur.line),
+                    reason,
+                }),
+                None => self.groom.push_strand(&pts),
+            }
+            self.strands += 1;
         }
-        cur.clear();
+        cur.indices.clear();
+    }
+}
+
+/// Parses OBJ text and lists the strands skipped as degenerate.
+///
+/// # Errors
+/// [`GroomError::Parse`] for malformed numbers or indices (a non-finite
+/// vertex included), [`GroomError::Empty`] when there is no polyline,
+/// [`GroomError::AllDegenerate`] when every polyline is degenerate.
+pub fn read_obj_with_warnings(text: &str) -> Result<(Groom, Vec<GroomWarning>), GroomError> {
+    let mut verts: Vec<Vec3> = Vec::new();
+    let mut out = Builder {
+        groom: Groom::new(),
+        ..Builder::default()
     };
+    let mut cur = Pending::default();
     for (n, line) in text.lines().enumerate() {
         let line_no = n + 1;
         let mut it = line.split_whitespace();
@@ -105,21 +158,30 @@ pub fn read_obj(text: &str) -> Result<Groom, GroomError> {
                 if idx.len() < 2 {
                     return Err(parse_err(line_no, "line element needs two indices"));
                 }
-                if cur.last() == idx.first() {
-                    cur.extend_from_slice(&idx[1..]);
+                if cur.indices.last() == idx.first() {
+                    cur.indices.extend_from_slice(&idx[1..]);
                 } else {
-                    flush(&mut cur, &mut groom, &verts);
-                    cur = idx;
+                    out.flush(&mut cur, &verts);
+                    cur = Pending {
+                        indices: idx,
+                        line: line_no,
+                    };
                 }
             }
             _ => {}
         }
     }
-    flush(&mut cur, &mut groom, &verts);
-    if groom.strand_count() == 0 {
-        return Err(GroomError::Empty);
+    out.flush(&mut cur, &verts);
+    if out.groom.strand_count() == 0 {
+        return Err(match out.warnings.into_iter().next() {
+            Some(first) => GroomError::AllDegenerate {
+                strands: out.strands,
+                first,
+            },
+            None => GroomError::Empty,
+        });
     }
-    Ok(groom)
+    Ok((out.groom, out.warnings))
 }
 
 #[cfg(test)]
@@ -150,5 +212,25 @@ mod tests {
             Err(GroomError::Parse { line: 1, .. })
         ));
         assert!(matches!(read_obj("v 0 0 0\n"), Err(GroomError::Empty)));
+    }
+
+    /// A polyline whose points coincide is skipped and named by strand and
+    /// line; a groom of nothing else is an error.
+    #[test]
+    fn degenerate_polylines_are_skipped_with_a_warning() {
+        let text = "v 0 0 0\nv 0 -1 0\nv 1 0 0\nv 1 0 0\nl 1 2\nl 3 4\nl 4 3\nl 2 1\n";
+        let (g, w) = read_obj_with_warnings(text).unwrap();
+        // `l 3 4` then `l 4 3` chain into one strand of three coincident points.
+        assert_eq!(g.strand_count(), 2);
+        let w: Vec<String> = w.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            w,
+            ["strand 1 (line 6) has zero length: all 3 points coincide; skipped"]
+        );
+        let e = read_obj("v 1 0 0\nv 1 0 0\nl 1 2\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "all 1 strands are degenerate, none left to simulate (first: strand 0 (line 3) has zero length: all 2 points coincide; skipped)"
+        );
     }
 }

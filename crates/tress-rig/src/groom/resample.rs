@@ -6,6 +6,30 @@
 
 use glam::Vec3;
 
+/// Why `strand` cannot be simulated, or `None` when it can: fewer than two
+/// points, a non-finite point, or no length (the points coincide). The
+/// same conditions make [`resample_into`] refuse it.
+#[must_use]
+pub fn degeneracy(strand: &[Vec3]) -> Option<String> {
+    if strand.len() < 2 {
+        return Some(format!("has {} point(s), needs 2", strand.len()));
+    }
+    if let Some(v) = strand.iter().position(|p| !p.is_finite()) {
+        return Some(format!("vertex {v} is not finite ({})", strand[v]));
+    }
+    let total: f32 = strand.windows(2).map(|w| (w[1] - w[0]).length()).sum();
+    if !total.is_finite() {
+        return Some("is too long for 32-bit floats (its length overflows)".to_owned());
+    }
+    if total <= 0.0 {
+        return Some(format!(
+            "has zero length: all {} points coincide",
+            strand.len()
+        ));
+    }
+    None
+}
+
 /// Fills `out` with points evenly spaced by arc length along `strand`
 /// (first and last points kept exactly). Returns `None` when the strand has
 /// fewer than two points, zero length, a non-finite point, or `out` has
@@ -65,6 +89,26 @@ mod tests {
         ];
         for (a, b) in out.iter().zip(want) {
             assert!((*a - b).length() < 1e-6, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn degeneracy_says_why() {
+        let p = Vec3::ONE;
+        #[rustfmt::skip]
+        let cases: &[(&[Vec3], Option<&str>)] = &[
+            (&[p, p, p], Some("has zero length: all 3 points coincide")),
+            (&[p], Some("has 1 point(s), needs 2")),
+            (&[p, Vec3::new(0.0, f32::NAN, 0.0)], Some("vertex 1 is not finite ([0, NaN, 0])")),
+            (&[Vec3::splat(-3e38), Vec3::splat(3e38)], Some("is too long for 32-bit floats (its length overflows)")),
+            (&[p, Vec3::ZERO], None),
+        ];
+        for (s, want) in cases {
+            assert_eq!(degeneracy(s).as_deref(), *want, "{s:?}");
+            assert_eq!(
+                resample_into(s, &mut [Vec3::ZERO; 4]).is_none(),
+                want.is_some()
+            );
         }
     }
 

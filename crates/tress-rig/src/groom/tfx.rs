@@ -14,12 +14,18 @@
 //!
 //! Every count is checked against the file size before anything is
 //! allocated, so a corrupt header gives an error, never a huge allocation.
+//! The positions must fill their block exactly: up to the next section the
+//! header names (v4 `offsetStrandUV`…, AMD's Ratboy has strand UVs right
+//! after them) or to the end of the file; a count that is off by one would
+//! otherwise read every strand shifted. Degenerate strands (a non-finite
+//! point, or all points coincident) are skipped with a [`GroomWarning`].
 
 use std::path::Path;
 
 use glam::Vec3;
 
-use super::{Groom, GroomError};
+use super::resample::degeneracy;
+use super::{Groom, GroomError, GroomWarning};
 
 /// A groom read from a `.tfx` file.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,10 +38,18 @@ pub struct TfxGroom {
     pub vertices_per_strand: usize,
     /// v3 only: the file asks for both ends to be pinned (we pin the root only).
     pub both_ends_immovable: bool,
+    /// Strands skipped as degenerate, in file order.
+    pub warnings: Vec<GroomWarning>,
 }
 
 const V4_HEADER: u64 = 4 * 8 + 4 * 32;
 const V3_VERTICES_OFFSET_AT: u64 = 4 * 5 + 4 * 31;
+/// The v4 section offsets after `offsetVertexPosition`.
+const V4_SECTIONS_AT: [u64; 4] = [16, 20, 24, 28];
+/// v3: the offsets that follow `verticesOffset` (tangents, …); AMD's v3
+/// files leave them 0.
+const V3_SECTIONS_AT: core::ops::Range<u64> =
+    V3_VERTICES_OFFSET_AT + 4..V3_VERTICES_OFFSET_AT + 4 + 4 * 11;
 
 fn u32_at(b: &[u8], at: u64, what: &'static str) -> Result<u32, GroomError> {
     let at = usize::try_from(at).map_err(|_| GroomError::BadCount { what, value: at })?;
@@ -63,7 +77,8 @@ pub fn load_tfx(path: impl AsRef<Path>) -> Result<TfxGroom, GroomError> {
 ///
 /// # Errors
 /// [`GroomError::Truncated`], [`GroomError::UnsupportedVersion`],
-/// [`GroomError::BadCount`] or [`GroomError::NonFinite`].
+/// [`GroomError::BadCount`], [`GroomError::CountMismatch`] (the counts do
+/// not fill the positions' bytes) or [`GroomError::AllDegenerate`].
 pub fn read_tfx(bytes: &[u8]) -> Result<TfxGroom, GroomError> {
     if bytes.len() < 12 {
         return Err(GroomError::Truncated {
@@ -117,11 +132,39 @@ pub fn read_tfx(bytes: &[u8]) -> Result<TfxGroom, GroomError> {
             what: "strand count × vertices per strand",
             value: strands.saturating_mul(verts),
         })?;
-    if needed > bytes.len() as u64 {
+    let len = bytes.len() as u64;
+    if needed > len {
         return Err(GroomError::Truncated {
             what: "vertex positions",
             needed,
-            available: bytes.len() as u64,
+            available: len,
+        });
+    }
+    // Where the positions end: the nearest later section, else the file's end.
+    let later: Vec<u64> = if version == 4 {
+        V4_SECTIONS_AT.to_vec()
+    } else {
+        V3_SECTIONS_AT.step_by(4).collect()
+    };
+    let mut end = (len, "the end of the file");
+    for at in later {
+        if at + 4 <= len {
+            let o = u64::from(u32_at(bytes, at, "section offset")?);
+            if o > offset && o < end.0 {
+                end = (o, "the next section's offset");
+            }
+        }
+    }
+    let expected = needed - offset;
+    let found = end.0 - offset;
+    if expected != found {
+        return Err(GroomError::CountMismatch {
+            strands,
+            vertices: verts,
+            offset,
+            expected,
+            found,
+            until: end.1,
         });
     }
     let (strands, verts, offset, stride) = (
@@ -131,31 +174,39 @@ pub fn read_tfx(bytes: &[u8]) -> Result<TfxGroom, GroomError> {
         stride as usize,
     );
     let mut groom = Groom::new();
+    let mut warnings = Vec::new();
     let mut buf = Vec::with_capacity(verts);
     for s in 0..strands {
         buf.clear();
         for v in 0..verts {
             let at = offset + (s * verts + v) * stride;
-            let p = Vec3::new(
+            buf.push(Vec3::new(
                 f32_at(bytes, at),
                 f32_at(bytes, at + 4),
                 f32_at(bytes, at + 8),
-            );
-            if !p.is_finite() {
-                return Err(GroomError::NonFinite {
-                    strand: s,
-                    vertex: v,
-                });
-            }
-            buf.push(p);
+            ));
         }
-        groom.push_strand(&buf);
+        match degeneracy(&buf) {
+            Some(reason) => warnings.push(GroomWarning {
+                strand: s,
+                line: None,
+                reason,
+            }),
+            None => groom.push_strand(&buf),
+        }
+    }
+    if groom.strand_count() == 0 {
+        return Err(GroomError::AllDegenerate {
+            strands,
+            first: warnings.swap_remove(0),
+        });
     }
     Ok(TfxGroom {
         groom,
         version,
         vertices_per_strand: verts,
         both_ends_immovable: both,
+        warnings,
     })
 }
 
@@ -189,6 +240,63 @@ mod tests {
         assert_eq!(t.groom.strand(2)[3], Vec3::new(2.0, 3.0, 0.0));
     }
 
+    /// Byte offset of strand `s` vertex `v` component `c` in `v4(_, 4)`.
+    fn at(s: usize, v: usize, c: usize) -> usize {
+        160 + ((s * 4 + v) * 4 + c) * 4
+    }
+
+    /// Each bad header or strand, built from `v4(3, 4)` (positions 160..352),
+    /// and the exact message, naming counts, offsets and strands.
+    #[test]
+    fn bad_counts_and_strands_say_where() {
+        type Patch = fn(&mut Vec<u8>);
+        #[rustfmt::skip]
+        let cases: &[(&str, Patch, &str)] = &[
+            ("strand count one short", |b| b[4] = 2,
+                "header counts (2 strands × 4 vertices) need 128 bytes of positions from byte 160, found 192 (to the end of the file)"),
+            ("vertices per strand one short", |b| b[8] = 3,
+                "header counts (3 strands × 3 vertices) need 144 bytes of positions from byte 160, found 192 (to the end of the file)"),
+            ("strand count one over", |b| b[4] = 4,
+                "groom truncated: vertex positions needs 416 bytes, only 352 present"),
+            ("a section after fewer positions", |b| b[16..20].copy_from_slice(&288u32.to_le_bytes()),
+                "header counts (3 strands × 4 vertices) need 192 bytes of positions from byte 160, found 128 (to the next section's offset)"),
+            ("every strand zero length", |b| {
+                    for s in 0..3 { for v in 0..4 { for c in 0..3 {
+                        b[at(s, v, c)..at(s, v, c) + 4].copy_from_slice(&0f32.to_le_bytes());
+                    } } }
+                },
+                "all 3 strands are degenerate, none left to simulate (first: strand 0 has zero length: all 4 points coincide; skipped)"),
+        ];
+        for (name, patch, want) in cases {
+            let mut b = v4(3, 4);
+            patch(&mut b);
+            let e = read_tfx(&b).unwrap_err();
+            assert_eq!(e.to_string(), *want, "{name}");
+        }
+    }
+
+    /// A zero-length or non-finite strand is skipped, named, and the rest loads.
+    #[test]
+    fn degenerate_strands_are_skipped_with_a_warning() {
+        let mut b = v4(3, 4);
+        // Strand 1: every point at (1, 0, 0) (x is the strand index, y the vertex).
+        for v in 0..4 {
+            b[at(1, v, 1)..at(1, v, 1) + 4].copy_from_slice(&0f32.to_le_bytes());
+        }
+        b[at(2, 3, 2)..at(2, 3, 2) + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let t = read_tfx(&b).unwrap();
+        assert_eq!(t.groom.strand_count(), 1);
+        assert_eq!(t.groom.strand(0)[3], Vec3::new(0.0, 3.0, 0.0));
+        let w: Vec<String> = t.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            w,
+            [
+                "strand 1 has zero length: all 4 points coincide; skipped",
+                "strand 2 vertex 3 is not finite ([2, 3, NaN]); skipped",
+            ]
+        );
+    }
+
     #[test]
     fn corrupt_files_are_errors_not_panics() {
         let good = v4(3, 4);
@@ -213,9 +321,6 @@ mod tests {
             read_tfx(&bad),
             Err(GroomError::UnsupportedVersion(_))
         ));
-        let mut nan = good.clone();
-        nan[160..164].copy_from_slice(&f32::NAN.to_le_bytes());
-        assert!(matches!(read_tfx(&nan), Err(GroomError::NonFinite { .. })));
         let mut off = good;
         off[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(read_tfx(&off).is_err());

@@ -451,6 +451,34 @@ impl<'a> Data<'a> {
         self.decode(from, ncomps, |b, l| read_comp_f32(b, l.comp, l.normalized))
     }
 
+    /// Float data that must be finite (positions, weights, matrices, keys).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Invalid`] at `from`'s path naming the accessor and the
+    /// first element with a NaN or infinite component.
+    pub fn finite_floats(&self, from: &J<'a>, ncomps: &[usize]) -> Result<(Vec<f32>, usize)> {
+        let (v, n) = self.floats(from, ncomps)?;
+        match Self::first_non_finite(from, &v, n) {
+            Some(msg) => Err(from.err(ErrorKind::Invalid, msg)),
+            None => Ok((v, n)),
+        }
+    }
+
+    /// `accessors[7] element 12 component 1 is NaN` for the first NaN or
+    /// infinite component of `v` (`n` per element), read through `from`.
+    pub fn first_non_finite(from: &J<'a>, v: &[f32], n: usize) -> Option<String> {
+        let at = v.iter().position(|x| !x.is_finite())?;
+        let acc = from
+            .usize()
+            .map_or_else(|_| "the accessor".to_owned(), |i| format!("accessors[{i}]"));
+        Some(format!(
+            "{acc} element {} component {} is {} (values must be finite)",
+            at / n.max(1),
+            at % n.max(1),
+            v[at]
+        ))
+    }
+
     /// Integer data (indices, joints), flattened.
     pub fn uints(&self, from: &J<'a>, ncomps: &[usize]) -> Result<(Vec<u32>, usize)> {
         let (_, l, _) = self.accessor(from, ncomps)?;

@@ -112,6 +112,56 @@ pub(crate) fn check_node_refs(
     Ok(())
 }
 
+/// Every joint index a skinned primitive uses is below its skin's joint
+/// count. A node joins a mesh to a skin, so the check runs per node; an
+/// index out of range with weight 0 moves nothing and is only a warning.
+pub(crate) fn check_joint_ranges(
+    root: &J<'_>,
+    nodes: &[Node],
+    meshes: &[Mesh],
+    skins: &[Skin],
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let mesh_list = root.list("meshes")?;
+    for (ni, node) in nodes.iter().enumerate() {
+        let (Some(mi), Some(si)) = (node.mesh, node.skin) else {
+            continue;
+        };
+        let (Some(mesh), Some(skin), Some(mj)) = (meshes.get(mi), skins.get(si), mesh_list.get(mi))
+        else {
+            continue;
+        };
+        let count = skin.joints.len();
+        for (prim, pj) in mesh.primitives.iter().zip(mj.req("primitives")?.items()?) {
+            let Some(attr) = pj.req("attributes")?.get("JOINTS_0")? else {
+                continue;
+            };
+            let bad = prim.joints.iter().enumerate().find_map(|(e, js)| {
+                js.iter()
+                    .position(|&j| usize::from(j) >= count)
+                    .map(|c| (e, c, js[c]))
+            });
+            let Some((e, c, j)) = bad else {
+                continue;
+            };
+            let weight = prim.weights.get(e).map_or(1.0, |w| w.to_array()[c]);
+            let acc = attr.usize().unwrap_or(usize::MAX);
+            let msg = format!(
+                "accessors[{acc}] element {e} component {c} is joint {j}, but skins[{si}] (used with meshes[{mi}] by nodes[{ni}]) has {count} joints"
+            );
+            if weight == 0.0 {
+                ctx.warn(
+                    &attr.path,
+                    &format!("{msg}; its weight is 0, so it moves nothing"),
+                );
+            } else {
+                return Err(attr.err(ErrorKind::Index, msg));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn roots(root: &J<'_>, nodes: &[Node]) -> Result<Vec<usize>> {
     let scenes = root.list("scenes")?;
     let scene = match root.get("scene")? {
@@ -166,10 +216,15 @@ pub(crate) fn meshes(
                 ..Primitive::default()
             };
             if let Some(a) = attrs.get("POSITION")? {
-                prim.positions = vec3s(&data.floats(&a, &[3])?.0);
+                prim.positions = vec3s(&data.finite_floats(&a, &[3])?.0);
             }
             if let Some(a) = attrs.get("NORMAL")? {
-                prim.normals = vec3s(&data.floats(&a, &[3])?.0);
+                // Nothing Tress computes reads normals: bad ones are dropped, not fatal.
+                let (n, _) = data.floats(&a, &[3])?;
+                match Data::first_non_finite(&a, &n, 3) {
+                    Some(msg) => ctx.warn(&a.path, &format!("{msg}; normals dropped")),
+                    None => prim.normals = vec3s(&n),
+                }
             }
             if let Some(a) = attrs.get("JOINTS_0")? {
                 let (v, _) = data.uints(&a, &[4])?;
@@ -179,7 +234,7 @@ pub(crate) fn meshes(
                     .collect();
             }
             if let Some(a) = attrs.get("WEIGHTS_0")? {
-                let (v, _) = data.floats(&a, &[4])?;
+                let (v, _) = data.finite_floats(&a, &[4])?;
                 prim.weights = v
                     .chunks_exact(4)
                     .map(|c| Vec4::new(c[0], c[1], c[2], c[3]))
@@ -247,7 +302,7 @@ pub(crate) fn skins(root: &J<'_>, data: &Data<'_>, node_count: usize) -> Result<
         }
         let inverse_binds = match s.get("inverseBindMatrices")? {
             Some(a) => {
-                let (f, _) = data.floats(&a, &[16])?;
+                let (f, _) = data.finite_floats(&a, &[16])?;
                 let m: Vec<Mat4> = f.chunks_exact(16).map(Mat4::from_cols_slice).collect();
                 if m.len() < joints.len() {
                     return Err(a.err(
@@ -277,6 +332,13 @@ pub(crate) fn skins(root: &J<'_>, data: &Data<'_>, node_count: usize) -> Result<
     Ok(out)
 }
 
+/// The name an animation without one goes by: `clip0`, `clip1`, … by its
+/// index among the file's animations, so every command can name it.
+#[must_use]
+pub fn unnamed_clip(index: usize) -> String {
+    format!("clip{index}")
+}
+
 pub(crate) fn animations(
     root: &J<'_>,
     data: &Data<'_>,
@@ -284,11 +346,14 @@ pub(crate) fn animations(
     ctx: &mut Ctx,
 ) -> Result<Vec<Animation>> {
     let mut out = Vec::new();
-    for a in root.list("animations")? {
+    for (ai, a) in root.list("animations")?.into_iter().enumerate() {
         let samplers = a.req("samplers")?;
         let samplers: Vec<J<'_>> = samplers.items()?.collect();
         let mut anim = Animation {
-            name: a.opt_str("name")?.unwrap_or_default(),
+            name: a
+                .opt_str("name")?
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| unnamed_clip(ai)),
             ..Animation::default()
         };
         for ch in a.req("channels")?.items()? {
@@ -315,13 +380,7 @@ pub(crate) fn animations(
                     }
                 },
             };
-            let (times, _) = data.floats(&sampler.req("input")?, &[1])?;
-            if let Some(bad) = times.iter().position(|t| !t.is_finite()) {
-                return Err(sampler.err(
-                    ErrorKind::Invalid,
-                    format!("input time {bad} is not finite"),
-                ));
-            }
+            let (times, _) = data.finite_floats(&sampler.req("input")?, &[1])?;
             let out_j = sampler.req("output")?;
             let per_key = if interpolation == Interpolation::CubicSpline {
                 3
@@ -330,7 +389,7 @@ pub(crate) fn animations(
             };
             let values = match path_j.str()? {
                 "translation" | "scale" => {
-                    let v = vec3s(&data.floats(&out_j, &[3])?.0);
+                    let v = vec3s(&data.finite_floats(&out_j, &[3])?.0);
                     if path_j.str()? == "scale" {
                         ChannelValues::Scale(v)
                     } else {
@@ -338,14 +397,14 @@ pub(crate) fn animations(
                     }
                 }
                 "rotation" => {
-                    let (f, _) = data.floats(&out_j, &[4])?;
+                    let (f, _) = data.finite_floats(&out_j, &[4])?;
                     ChannelValues::Rotation(
                         f.chunks_exact(4)
                             .map(|c| Quat::from_xyzw(c[0], c[1], c[2], c[3]))
                             .collect(),
                     )
                 }
-                "weights" => ChannelValues::Weights(data.floats(&out_j, &[1])?.0),
+                "weights" => ChannelValues::Weights(data.finite_floats(&out_j, &[1])?.0),
                 other => {
                     ctx.warn(
                         &path_j.path,

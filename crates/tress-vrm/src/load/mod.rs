@@ -1,6 +1,7 @@
 //! Entry points: [`load_path`], [`load_bytes`] and [`load_bytes_with`].
 //!
-//! Pipeline: GLB container (via the `gltf` crate's `Glb`) → JSON
+//! Pipeline: the file's kind (`crate::sniff`: a BVH, a Godot scene, an
+//! image… is named, not parsed) → GLB container (`glb.rs`) → JSON
 //! (`serde_json`) → path-tracking decode of the glTF core (`gltf.rs`,
 //! `buffers.rs`) → VRM extensions (`vrm0.rs`, `vrm1.rs`, `vrma.rs`,
 //! `constraints.rs`) → schema validation of the whole document by
@@ -10,9 +11,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::json::J;
 use crate::model::{Avatar, Format, SpringSystem};
+use crate::sniff;
 use ctx::Ctx;
 
 mod buffers;
@@ -20,11 +22,13 @@ mod constraints;
 
 use buffers::BufferResolver;
 mod ctx;
+mod glb;
 mod gltf;
 mod vrm0;
 mod vrm1;
 mod vrma;
 
+pub use gltf::unnamed_clip;
 pub use vrm1::hair_flags;
 
 /// Largest file accepted (bytes); larger inputs fail before parsing.
@@ -44,7 +48,16 @@ pub fn load_path(path: impl AsRef<Path>) -> Result<Avatar> {
             format!("cannot read {}: {e}", path.display()),
         )
     })?;
-    load_bytes(&bytes, path.parent())
+    let name = path.to_string_lossy();
+    match path.parent() {
+        Some(dir) => load_resolved(&bytes, &name, Some(&mut |rel: &str| read_beside(dir, rel))),
+        None => load_resolved(&bytes, &name, None),
+    }
+}
+
+fn read_beside(dir: &Path, rel: &str) -> core::result::Result<Vec<u8>, String> {
+    let p = dir.join(rel);
+    std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))
 }
 
 /// Loads from memory. `base_dir` resolves external buffer URIs (`None`
@@ -54,11 +67,8 @@ pub fn load_path(path: impl AsRef<Path>) -> Result<Avatar> {
 /// [`Error`] naming the JSON path and what is wrong there.
 pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>) -> Result<Avatar> {
     match base_dir {
-        Some(dir) => load_bytes_with(bytes, |rel| {
-            let p = dir.join(rel);
-            std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))
-        }),
-        None => load_resolved(bytes, None),
+        Some(dir) => load_bytes_with(bytes, |rel| read_beside(dir, rel)),
+        None => load_resolved(bytes, "", None),
     }
 }
 
@@ -75,10 +85,14 @@ pub fn load_bytes_with(
     bytes: &[u8],
     mut resolve: impl FnMut(&str) -> core::result::Result<Vec<u8>, String>,
 ) -> Result<Avatar> {
-    load_resolved(bytes, Some(&mut resolve))
+    load_resolved(bytes, "", Some(&mut resolve))
 }
 
-fn load_resolved(bytes: &[u8], resolve: Option<&mut BufferResolver<'_>>) -> Result<Avatar> {
+fn load_resolved(
+    bytes: &[u8],
+    name: &str,
+    resolve: Option<&mut BufferResolver<'_>>,
+) -> Result<Avatar> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(Error::new(
             ErrorKind::Bounds,
@@ -86,51 +100,43 @@ fn load_resolved(bytes: &[u8], resolve: Option<&mut BufferResolver<'_>>) -> Resu
             format!("file of {} bytes is too large", bytes.len()),
         ));
     }
-    let (json, bin): (&[u8], Option<&[u8]>) = if bytes.starts_with(b"glTF") {
-        let glb = ::gltf::Glb::from_slice(bytes).map_err(|e| {
-            Error::new(
-                ErrorKind::Container,
-                "",
-                format!("invalid GLB container: {e}"),
-            )
-        })?;
-        let json: &[u8] = match glb.json {
-            alloc::borrow::Cow::Borrowed(b) => b,
-            alloc::borrow::Cow::Owned(_) => {
-                return Err(Error::new(
-                    ErrorKind::Container,
-                    "",
-                    "GLB JSON chunk could not be borrowed",
-                ));
-            }
-        };
-        let bin = match glb.bin {
-            Some(alloc::borrow::Cow::Borrowed(b)) => Some(b),
-            Some(alloc::borrow::Cow::Owned(_)) => {
-                return Err(Error::new(
-                    ErrorKind::Container,
-                    "",
-                    "GLB BIN chunk could not be borrowed",
-                ));
-            }
-            None => None,
-        };
-        (json, bin)
+    let kind = sniff::detect_format(bytes, name);
+    let (json, bin, notes) = if bytes.starts_with(b"glTF") {
+        let g = glb::split(bytes)?;
+        (g.json, g.bin, g.notes)
+    } else if kind.is_gltf() || kind == sniff::FileKind::Unknown {
+        (bytes, None, Vec::new())
     } else {
-        (bytes, None)
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            "",
+            kind.advice("a glTF / VRM file"),
+        ));
     };
     let value: Value = serde_json::from_slice(json).map_err(|e| {
+        // Text that is neither JSON nor a format we know by sight.
+        let hint = if kind == sniff::FileKind::Unknown {
+            "; this does not start like a glTF, GLB or VRM file (nor any format Tress knows)"
+        } else {
+            ""
+        };
         Error::new(
             ErrorKind::Syntax,
             "",
             format!(
-                "invalid JSON at line {} column {}: {e}",
+                "invalid JSON at line {} column {}: {e}{hint}",
                 e.line(),
                 e.column()
             ),
         )
     })?;
-    load_value(&value, bin, resolve)
+    let mut avatar = load_value(&value, bin, resolve)?;
+    let container = notes.into_iter().map(|message| Warning {
+        path: String::new(),
+        message,
+    });
+    avatar.warnings.splice(0..0, container);
+    Ok(avatar)
 }
 
 fn load_value(
@@ -162,6 +168,7 @@ fn load_value(
     let meshes = gltf::meshes(&root, &data, &materials, &mut ctx)?;
     let skins = gltf::skins(&root, &data, nodes.len())?;
     gltf::check_node_refs(&root, &nodes, meshes.len(), skins.len())?;
+    gltf::check_joint_ranges(&root, &nodes, &meshes, &skins, &mut ctx)?;
     let roots = gltf::roots(&root, &nodes)?;
     let animations = gltf::animations(&root, &data, nodes.len(), &mut ctx)?;
 
@@ -224,7 +231,8 @@ fn load_value(
 /// when it is an out-of-range index, and as a warning otherwise.
 fn validate_with_gltf_crate(value: &Value, ctx: &mut Ctx) -> Result<()> {
     use ::gltf::json::validation::{Error as VErr, Validate};
-    let root: ::gltf::json::Root = match serde::Deserialize::deserialize(value) {
+    let value = with_crate_required_defaults(value);
+    let root: ::gltf::json::Root = match serde::Deserialize::deserialize(&*value) {
         Ok(r) => r,
         Err(e) => {
             ctx.warn(
@@ -251,6 +259,30 @@ fn validate_with_gltf_crate(value: &Value, ctx: &mut Ctx) -> Result<()> {
         ctx.warn(&p, &format!("glTF schema: {err}"));
     }
     Ok(())
+}
+
+/// The document with the defaults the `gltf` crate's reader requires but
+/// the glTF schema does not: a scene's `nodes` may be absent (glTF 2.0
+/// `scene.schema.json` has no `required`), and gltf-json 1.4 refuses a
+/// scene without it. Borrowed unchanged when nothing is missing.
+fn with_crate_required_defaults(value: &Value) -> alloc::borrow::Cow<'_, Value> {
+    let bare = |s: &Value| s.is_object() && s.get("nodes").is_none();
+    let needs = value
+        .get("scenes")
+        .and_then(Value::as_array)
+        .is_some_and(|scenes| scenes.iter().any(bare));
+    if !needs {
+        return alloc::borrow::Cow::Borrowed(value);
+    }
+    let mut v = value.clone();
+    if let Some(scenes) = v.get_mut("scenes").and_then(Value::as_array_mut) {
+        for s in scenes.iter_mut().filter(|s| bare(s)) {
+            if let Some(o) = s.as_object_mut() {
+                o.insert("nodes".to_owned(), Value::Array(Vec::new()));
+            }
+        }
+    }
+    alloc::borrow::Cow::Owned(v)
 }
 
 #[cfg(test)]

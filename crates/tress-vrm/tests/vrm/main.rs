@@ -3,5 +3,6 @@
 extern crate alloc;
 
 mod assets;
+mod binary;
 mod common;
 mod errors;
