@@ -36,9 +36,10 @@ impl SpringRig {
                 RigError::Invalid(format!("{}: spring {} is gone", c.name, c.spring))
             })?;
             for k in 0..c.nodes.len() {
-                let j = spring.joints.get(k).ok_or_else(|| {
-                    RigError::Invalid(format!("{}: joint {k} is gone", c.name))
-                })?;
+                let j = spring
+                    .joints
+                    .get(k)
+                    .ok_or_else(|| RigError::Invalid(format!("{}: joint {k} is gone", c.name)))?;
                 self.world
                     .set_joint_params(c.index, k, params_for(mode, j))
                     .map_err(|e| RigError::Invalid(format!("{}: joint {k}: {e}", c.name)))?;
