@@ -63,6 +63,9 @@ func _run() -> String:
 	var after := _saved_text(root, "after")
 	if after != before:
 		return "saving the scene after simulating changes it (compare user://editor_before.tscn and user://editor_after.tscn)"
+	why = await _animation_preview(root)
+	if not why.is_empty():
+		return why
 	return await _screenshot(root)
 
 ## Packs `root` as the editor saves a scene, writes it to user:// and
@@ -128,6 +131,34 @@ func _tool_mode(root: Node) -> String:
 	hair.simulate_in_editor = true
 	hair.stiffness = 1.0
 	await _frames(5)
+	return ""
+
+## The clip previewed in the editor (as the Animation panel's play button
+## does) turns the head; the lock lags the rigid pose while it turns. Runs
+## after the save check: playing sets the player's assigned animation.
+func _animation_preview(root: Node) -> String:
+	var skel: Skeleton3D = root.get_node("Avatar/Skeleton")
+	var player: AnimationPlayer = root.get_node("Anim")
+	var head := skel.find_bone("Head")
+	var tip := skel.find_bone("Lock3")
+	var head_pos := skel.global_transform * skel.get_bone_global_rest(head).origin
+	var rest_tip := skel.global_transform * skel.get_bone_global_rest(tip).origin
+	var lag := [0.0]
+	var probe := func() -> void:
+		var rigid := head_pos + skel.get_bone_pose_rotation(head) * (rest_tip - head_pos)
+		var drawn := skel.global_transform * skel.get_bone_global_pose(tip).origin
+		lag[0] = maxf(lag[0], drawn.distance_to(rigid))
+	skel.skeleton_updated.connect(probe)
+	player.play("turn")
+	var until := Time.get_ticks_msec() + 800
+	while Time.get_ticks_msec() < until:
+		await get_tree().process_frame
+	player.stop()
+	skel.skeleton_updated.disconnect(probe)
+	skel.set_bone_pose_rotation(head, Quaternion.IDENTITY)
+	if lag[0] < 0.05:
+		return "the tip did not lag the head turned by the previewed animation (%.4f m)" % lag[0]
+	print("editor: animation preview, tip lag up to %.3f m" % lag[0])
 	return ""
 
 func _strands(root: Node) -> String:
