@@ -48,7 +48,9 @@ func _run() -> String:
 	var root := EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != SCENE:
 		return "the editor did not open %s" % SCENE
-	var before := _saved_text(load(SCENE).instantiate(), "before")
+	var fresh: Node = load(SCENE).instantiate()
+	var before := _saved_text(fresh, "before")
+	fresh.free()
 	var why := await _tool_mode(root)
 	if not why.is_empty():
 		return why
