@@ -183,6 +183,17 @@ func _strands(root: Node) -> String:
 	mount.position -= Vector3(0.3, 0, 0)
 	if moved < 0.25:
 		return "strands did not follow their mount in the editor (%.4f m)" % moved
+	# Simulation off: the strands stay put, groomed, whatever the mount does.
+	strands.simulate_in_editor = false
+	await _frames(2)
+	p0 = strands.get_particle(0, 0)
+	mount.position += Vector3(0.3, 0, 0)
+	await _frames(5)
+	moved = strands.get_particle(0, 0).distance_to(p0)
+	mount.position -= Vector3(0.3, 0, 0)
+	strands.simulate_in_editor = true
+	if moved > 1e-6:
+		return "with simulate_in_editor off the strands still moved (%.4f m)" % moved
 	for c in strands.get_children(true):
 		if c.owner != null:
 			return "TressStrandHair added an owned child %s (it would be saved)" % c.name
