@@ -8,10 +8,10 @@
 # the log says "TEST PASS NAME", and the log has no "SCRIPT ERROR" and no
 # Rust "panic". Tests named render_* run under Xvfb with the OpenGL renderer;
 # the others run --headless. Logs go to target/godot-logs/. Three steps are
-# not scripts in tests/: editor_docs (below), export_pack (Tress in an
-# exported game, tools/export-test.sh) and bench_pack (the bench exported
-# and run as a game, tools/bench-pack.sh); they run after the scripts and
-# can be named like them.
+# not scripts in tests/: editor_docs and editor_tool (below), export_pack
+# (Tress in an exported game, tools/export-test.sh) and bench_pack (the
+# bench exported and run as a game, tools/bench-pack.sh); they run after
+# the scripts and can be named like them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -94,6 +94,32 @@ run_editor_docs() {
 	return 1
 }
 
+# editor_tool: the hair nodes run in the editor and the Tress gizmos draw
+# (addons/tress_editor_check, inert without --tress-editor-check). The editor
+# runs under Xvfb with OpenGL so its 3D view renders; the screenshot goes to
+# target/godot-screens/editor_gizmos.png.
+run_editor_tool() {
+	local log="$logs/editor_tool.log" start=$SECONDS rc
+	local settings="$repo/godot-project/project.godot" kept
+	# The editor with a display rewrites project.godot on the way out
+	# (comments and the mobile renderer override gone, features set to its
+	# own version); the committed file is put back.
+	kept=$(mktemp)
+	cp "$settings" "$kept"
+	godot_run "$repo" godot-project 200 --xvfb -- --editor --rendering-driver opengl3 \
+		-- --tress-editor-check >"$log" 2>&1
+	rc=$?
+	cp "$kept" "$settings"
+	rm -f "$kept"
+	if [ $rc -eq 0 ] && grep -q "EDITOR CHECK PASS" "$log" && ! grep -qi "panic" "$log"; then
+		echo "  ok    editor_tool ($((SECONDS - start)) s)"
+		return 0
+	fi
+	echo "  FAIL  editor_tool: exit $rc ($((SECONDS - start)) s; log: ${log#$repo/})"
+	grep -E "EDITOR CHECK|SCRIPT ERROR|panic|ERROR" "$log" | head -n 5 | sed 's/^/        /'
+	return 1
+}
+
 # export_pack: the project in tests/export-game/ exported as a pack and run
 # with --main-pack from a folder of its own (tools/export-test.sh).
 run_export_pack() {
@@ -127,6 +153,8 @@ else tests=$(cd "$repo/godot-project/tests" && ls test_*.gd render_*.gd 2>/dev/n
 for t in $tests; do
 	if [ "$t" = editor_docs ]; then
 		if run_editor_docs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	elif [ "$t" = editor_tool ]; then
+		if run_editor_tool; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	elif [ "$t" = export_pack ]; then
 		if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	elif [ "$t" = bench_pack ]; then
@@ -135,6 +163,7 @@ for t in $tests; do
 done
 if [ $# -eq 0 ]; then
 	if run_editor_docs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	if run_editor_tool; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	if run_bench_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi

@@ -12,6 +12,9 @@
 //! - [`constraints::TressNodeConstraints`]: VRM node constraints after
 //!   animation, before the hair.
 //! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
+//! - [`editor_gizmos`]: the editor plugin drawing collider and chain gizmos.
+//!
+//! The hair and collider nodes are tool classes: they run in the editor too.
 //!
 //! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
 //! (tested with 4.6.3).
@@ -26,6 +29,7 @@ pub mod avatar;
 pub mod collider;
 pub mod constraints;
 pub mod convert;
+pub mod editor_gizmos;
 mod files;
 pub mod inspector_rig;
 pub mod spring_hair;

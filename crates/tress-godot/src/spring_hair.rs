@@ -22,8 +22,12 @@ use tress_core::math::Vec3;
 /// `configure_from_vrm`; it then reads the attachment and collider bones each
 /// frame, advances the solver in fixed 1/120 s substeps from whatever delta
 /// Godot gives, and writes the hair bones' rotations.
+///
+/// It also runs in the editor: hand-made chains rest in their authored
+/// shape and follow a head bone turned or an animation previewed there
+/// (`simulate_in_editor`), and inspector edits apply without a reset.
 #[derive(GodotClass)]
-#[class(base = SkeletonModifier3D, init)]
+#[class(tool, base = SkeletonModifier3D, init)]
 pub struct TressSpringHair {
     /// Solver: 0 improved (the hairstyle's arc held in the head frame),
     /// 1 earlier (rest direction from the bent parent: curls; for comparison),
@@ -71,6 +75,23 @@ pub struct TressSpringHair {
     #[var(set = set_gravity_scale)]
     #[init(val = 1.0)]
     gravity_scale: f32,
+    /// In the editor: simulate the hair, so it follows a head bone turned
+    /// or an animation previewed there. Off: the bones show their rest (or
+    /// animated) pose, untouched. Nothing the simulation writes is saved
+    /// into the scene.
+    #[export]
+    #[var(set = set_simulate_in_editor)]
+    #[init(val = true)]
+    simulate_in_editor: bool,
+    /// The rig was built from `root_bones` / `end_bones`: the hand-made
+    /// joint values and TressCollider3D edits apply to it live.
+    hand_made: bool,
+    /// The hand-made chains or the collider list changed: rebuild from
+    /// the inspector at the next update.
+    rebuild_pending: bool,
+    /// Hand-made rigs: every TressCollider3D in the avatar's collider order,
+    /// with the bone name it was built with (a new bone needs a rebuild).
+    hand_colliders: Vec<(Gd<TressCollider3D>, GString)>,
     /// Chains that use tail-point contact instead of whole-segment contact
     /// (bit i: spring chain i), set by TressAvatar from the collider fit.
     tail_chains: u128,
@@ -81,30 +102,38 @@ pub struct TressSpringHair {
     /// Engine frame of the last update that advanced time.
     last_frame: Option<u64>,
     /// Hand-made chains (used when no VRM is configured): the first bone
-    /// of each chain, simulated.
+    /// of each chain, simulated. Changing the list rebuilds the chains.
     #[export]
+    #[var(set = set_root_bones)]
     root_bones: PackedStringArray,
     /// The last bone of each hand-made chain (its tail: the bone before it is
     /// the last one simulated). One per root bone.
     #[export]
+    #[var(set = set_end_bones)]
     end_bones: PackedStringArray,
     /// Hand-made chains: return force toward the rest shape (VRM stiffness).
+    /// This and the joint values below apply live, without a reset.
     #[export]
+    #[var(set = set_stiffness)]
     #[init(val = 1.0)]
     stiffness: f32,
     /// Hand-made chains: velocity damping, 0..1 (VRM dragForce).
     #[export(range = (0.0, 1.0))]
+    #[var(set = set_drag)]
     #[init(val = 0.4)]
     drag: f32,
     /// Hand-made chains: gravity strength (VRM gravityPower; 1 = real gravity).
     #[export]
+    #[var(set = set_gravity_power)]
     gravity_power: f32,
     /// Hand-made chains: gravity direction.
     #[export]
+    #[var(set = set_gravity_dir)]
     #[init(val = Vector3::new(0.0, -1.0, 0.0))]
     gravity_dir: Vector3,
     /// Hand-made chains: collision radius of each joint (metres).
     #[export]
+    #[var(set = set_hit_radius)]
     #[init(val = 0.02)]
     hit_radius: f32,
     /// An AnimationPlayer whose current animation wins over the simulation
@@ -180,6 +209,17 @@ impl ISkeletonModifier3D for TressSpringHair {
         // A Rust clock: an engine call per reading would cost more than
         // some of the parts it times.
         let start = std::time::Instant::now();
+        if self.rebuild_pending && self.inspector_owned() {
+            self.configure_from_inspector();
+        }
+        if self.hand_made {
+            self.sync_hand_colliders();
+        }
+        let editor = Engine::singleton().is_editor_hint();
+        // Off in the editor: the chains rest under the current pose (so
+        // the gizmo and a later switch-on start from there) and the bones
+        // keep whatever pose the skeleton has.
+        let paused = editor && !self.simulate_in_editor;
         let Some(mut skel) = self.base().get_skeleton() else {
             return;
         };
@@ -247,6 +287,12 @@ impl ISkeletonModifier3D for TressSpringHair {
         if (rig.world.scale() - scale).abs() > 1e-6 {
             rig.world.set_scale(scale);
         }
+        if paused {
+            rig.world.reset();
+            self.last_substeps = 0;
+            self.base_mut().update_gizmos();
+            return;
+        }
         let reads = micros_since(reads_start);
         let solver_start = std::time::Instant::now();
         self.last_substeps = rig.advance(dt);
@@ -271,6 +317,10 @@ impl ISkeletonModifier3D for TressSpringHair {
                     skel.set_bone_pose_rotation(bone, quaternion(out.local_rot));
                 }
             }
+        }
+        if editor {
+            // The chain gizmo draws the solver's joints: redraw as they move.
+            self.base_mut().update_gizmos();
         }
         self.last_timing = UpdateTiming {
             total: micros_since(start),
@@ -369,12 +419,85 @@ impl TressSpringHair {
         d
     }
 
-    /// Changes the solver mode (rebuilds the chains at their current pose).
+    /// Changes the solver mode: hand-made chains switch without a reset;
+    /// rigs from a VRM file are rebuilt.
     #[func]
     pub fn set_solver_mode(&mut self, mode: i32) {
         self.solver_mode = mode.clamp(0, 2);
+        let opts = self.rig_options();
+        if self.hand_made
+            && let (Some(avatar), Some(rig)) = (self.avatar.as_ref(), self.rig.as_mut())
+            && rig.set_mode(avatar, &opts).is_ok()
+        {
+            return;
+        }
         if self.avatar.is_some() {
             self.rebuild();
+        }
+    }
+
+    /// Turns the simulation in the editor on or off (no effect in a
+    /// running game).
+    #[func]
+    pub fn set_simulate_in_editor(&mut self, on: bool) {
+        self.simulate_in_editor = on;
+    }
+
+    /// Sets the hand-made chains' root bones (rebuilt at the next update).
+    #[func]
+    pub fn set_root_bones(&mut self, bones: PackedStringArray) {
+        self.root_bones = bones;
+        self.rebuild_pending = true;
+    }
+
+    /// Sets the hand-made chains' end bones (rebuilt at the next update).
+    #[func]
+    pub fn set_end_bones(&mut self, bones: PackedStringArray) {
+        self.end_bones = bones;
+        self.rebuild_pending = true;
+    }
+
+    /// Sets the hand-made stiffness; applies to the running chains.
+    #[func]
+    pub fn set_stiffness(&mut self, value: f32) {
+        self.stiffness = value;
+        self.push_hand_params();
+    }
+
+    /// Sets the hand-made drag; applies to the running chains.
+    #[func]
+    pub fn set_drag(&mut self, value: f32) {
+        self.drag = value;
+        self.push_hand_params();
+    }
+
+    /// Sets the hand-made gravity power; applies to the running chains.
+    #[func]
+    pub fn set_gravity_power(&mut self, value: f32) {
+        self.gravity_power = value;
+        self.push_hand_params();
+    }
+
+    /// Sets the hand-made gravity direction; applies to the running chains.
+    #[func]
+    pub fn set_gravity_dir(&mut self, value: Vector3) {
+        self.gravity_dir = value;
+        self.push_hand_params();
+    }
+
+    /// Sets the hand-made joints' hit radius; applies to the running chains.
+    #[func]
+    pub fn set_hit_radius(&mut self, value: f32) {
+        self.hit_radius = value;
+        self.push_hand_params();
+    }
+
+    /// Asks for a rebuild from the inspector at the next update (a
+    /// TressCollider3D entering or leaving the skeleton in the editor).
+    #[func]
+    pub fn request_rebuild(&mut self) {
+        if self.inspector_owned() {
+            self.rebuild_pending = true;
         }
     }
 
@@ -548,12 +671,23 @@ impl TressSpringHair {
             gravity_dir: vec3(self.gravity_dir),
             hit_radius: self.hit_radius,
         };
+        self.rebuild_pending = false;
         match inspector_rig::build(&skel, &self.root_bones, &self.end_bones, params, &colliders) {
             Ok(hand) => {
                 self.collider_nodes = hand.collider_nodes;
-                self.configure_from_avatar(hand.avatar)
+                self.hand_colliders = colliders
+                    .into_iter()
+                    .map(|c| {
+                        let bone = c.bind().bone_name.clone();
+                        (c, bone)
+                    })
+                    .collect();
+                self.hand_made = true;
+                self.install(hand.avatar)
             }
             Err(e) => {
+                // Not retried every frame: the next edit asks again.
+                self.hand_colliders.clear();
                 godot_error!("TressSpringHair: {e}");
                 false
             }
@@ -563,8 +697,124 @@ impl TressSpringHair {
     /// Builds the solver from an already loaded avatar (Rust callers such as
     /// `TressAvatar`, which loads the file once for both).
     pub fn configure_from_avatar(&mut self, avatar: Avatar) -> bool {
+        self.hand_made = false;
+        self.install(avatar)
+    }
+
+    fn install(&mut self, avatar: Avatar) -> bool {
         self.avatar = Some(avatar);
         self.rebuild()
+    }
+
+    /// Each simulated joint after the last update, per chain: world origin,
+    /// world tail and world hit radius (what the chain gizmo draws).
+    #[must_use]
+    pub fn joint_segments(&self) -> Vec<Vec<(Vector3, Vector3, f32)>> {
+        let (Some(avatar), Some(rig)) = (self.avatar.as_ref(), self.rig.as_ref()) else {
+            return Vec::new();
+        };
+        let scale = rig.world.scale();
+        (0..rig.chains.len())
+            .map(|c| {
+                let joints = avatar
+                    .springs
+                    .chains
+                    .get(rig.chains[c].spring)
+                    .map_or(&[][..], |s| &s.joints[..]);
+                rig.outputs(c)
+                    .iter()
+                    .enumerate()
+                    .map(|(k, o)| {
+                        let r = joints.get(k).map_or(0.0, |j| j.hit_radius) * scale;
+                        (vector3(o.origin), vector3(o.tail), r)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Whether the inspector's chains decide the rig (not a VRM file).
+    fn inspector_owned(&self) -> bool {
+        self.hand_made || self.avatar.is_none()
+    }
+
+    /// The rig options the node's properties ask for.
+    fn rig_options(&self) -> RigOptions {
+        RigOptions {
+            mode: mode_of(self.solver_mode),
+            tail_chains: self.tail_chains,
+            flat_lock_stiffness: self.flat_lock_stiffness,
+            drape: self.drape,
+            config: StepConfig {
+                teleport_distance: self.teleport_distance,
+                ..StepConfig::default()
+            },
+            ..RigOptions::default()
+        }
+    }
+
+    /// Hand-made rigs: the joint values from the inspector into every joint
+    /// of the avatar and the running world (no reset).
+    fn push_hand_params(&mut self) {
+        if !self.hand_made {
+            return;
+        }
+        let (Some(avatar), Some(rig)) = (self.avatar.as_mut(), self.rig.as_mut()) else {
+            return;
+        };
+        let gravity_dir = vec3(self.gravity_dir);
+        for chain in &mut avatar.springs.chains {
+            for j in &mut chain.joints {
+                j.stiffness = self.stiffness;
+                j.drag_force = self.drag;
+                j.gravity_power = self.gravity_power;
+                j.gravity_dir = gravity_dir;
+                j.hit_radius = self.hit_radius;
+            }
+        }
+        if let Err(e) = rig.refresh_joint_params(avatar, mode_of(self.solver_mode)) {
+            godot_error!("TressSpringHair: cannot apply the joint values: {e}");
+            return;
+        }
+        // The new values are the base the live scales multiply.
+        if (self.stiffness_scale, self.drag_scale, self.gravity_scale) != (1.0, 1.0, 1.0) {
+            self.push_param_scales();
+        }
+    }
+
+    /// Hand-made rigs: each TressCollider3D's shape, size and offset into
+    /// the running world when they changed; a collider gone from the tree
+    /// or following another bone rebuilds the rig.
+    fn sync_hand_colliders(&mut self) {
+        let mut rebuild = false;
+        for (i, (node, bone)) in self.hand_colliders.iter().enumerate() {
+            if !node.is_instance_valid() || !node.is_inside_tree() {
+                rebuild = true;
+                break;
+            }
+            let b = node.bind();
+            if b.bone_name != *bone {
+                rebuild = true;
+                break;
+            }
+            let shape = b.shape_in_frame();
+            drop(b);
+            let (Some(avatar), Some(rig)) = (self.avatar.as_mut(), self.rig.as_mut()) else {
+                return;
+            };
+            let Some(c) = avatar.springs.colliders.get_mut(i) else {
+                continue;
+            };
+            if c.shape != shape {
+                c.shape = shape;
+                if let Err(e) = rig.set_collider_shape(avatar, i, &shape) {
+                    godot_error!("TressSpringHair: collider '{}': {e}", node.get_name());
+                }
+            }
+        }
+        if rebuild {
+            self.configure_from_inspector();
+        }
     }
 
     /// Chains (bit i: spring chain i) that use tail-point contact; the
@@ -668,17 +918,7 @@ impl TressSpringHair {
         let Some(skel) = self.parent_skeleton() else {
             return false;
         };
-        let opts = RigOptions {
-            mode: mode_of(self.solver_mode),
-            tail_chains: self.tail_chains,
-            flat_lock_stiffness: self.flat_lock_stiffness,
-            drape: self.drape,
-            config: StepConfig {
-                teleport_distance: self.teleport_distance,
-                ..StepConfig::default()
-            },
-            ..RigOptions::default()
-        };
+        let opts = self.rig_options();
         let rig = match SpringRig::build(avatar, &opts) {
             Ok(r) => r,
             Err(e) => {

@@ -1,10 +1,11 @@
 //! `TressStrandHair`: TressFX-style strand hair drawn as camera-facing ribbons.
 
 use godot::classes::mesh::{ArrayCustomFormat, ArrayFormat, ArrayType, PrimitiveType};
+use godot::classes::node::InternalMode;
 use godot::classes::rendering_server::ArrayFormat as RsArrayFormat;
 use godot::classes::{
-    ArrayMesh, CapsuleShape3D, CollisionShape3D, INode3D, MeshInstance3D, Node3D, RenderingServer,
-    ResourceLoader, Shader, ShaderMaterial, SphereShape3D, Time,
+    ArrayMesh, CapsuleShape3D, CollisionShape3D, Engine, INode3D, MeshInstance3D, Node3D,
+    RenderingServer, ResourceLoader, Shader, ShaderMaterial, SphereShape3D, Time,
 };
 use godot::obj::EngineBitfield;
 use godot::prelude::*;
@@ -32,12 +33,24 @@ const SHADER_CODE: &str = include_str!("../../../godot-project/strands/hair_ribb
 /// `groom_origin` is the groom point that sits at the attachment's origin.
 /// Roots follow `attach_to` (default: the parent node). Every
 /// `CollisionShape3D` child with a sphere or capsule shape is a collider.
+/// It runs in the editor too (`simulate_in_editor`); the ribbon mesh is an
+/// internal child that is never saved into the scene.
 #[derive(GodotClass)]
-#[class(base = Node3D, init)]
+#[class(tool, base = Node3D, init)]
 pub struct TressStrandHair {
-    /// Groom file: TressFX `.tfx` or OBJ polylines.
+    /// Groom file: TressFX `.tfx` or OBJ polylines. Changing it (or
+    /// `particles`, `strand_fraction`) reloads the groom.
     #[export(file = "*.tfx,*.obj")]
+    #[var(set = set_groom_path)]
     groom_path: GString,
+    /// In the editor: simulate the strands, so they follow the attachment
+    /// moved there. Off: the strands stay at their groomed pose.
+    #[export]
+    #[var(set = set_simulate_in_editor)]
+    #[init(val = true)]
+    simulate_in_editor: bool,
+    /// A setting the groom is built from changed: reload at the next frame.
+    reload_pending: bool,
     /// The groom point that coincides with the attachment's origin.
     #[export]
     groom_origin: Vector3,
@@ -46,10 +59,12 @@ pub struct TressStrandHair {
     attach_to: NodePath,
     /// Particles per strand after resampling (4..64).
     #[export(range = (4.0, 64.0))]
+    #[var(set = set_particles)]
     #[init(val = 16)]
     particles: i32,
     /// Fraction of the groom's strands simulated and drawn (level of detail).
     #[export(range = (0.01, 1.0))]
+    #[var(set = set_strand_fraction)]
     #[init(val = 1.0)]
     strand_fraction: f32,
     /// Global and local shape constraints on (off = "gravity and length only").
@@ -109,6 +124,7 @@ struct BufferLayout {
 #[godot_api]
 impl INode3D for TressStrandHair {
     fn ready(&mut self) {
+        self.reload_pending = false;
         if !self.groom_path.is_empty() && self.sim.is_none() {
             let path = self.groom_path.clone();
             self.load_groom(path);
@@ -117,6 +133,16 @@ impl INode3D for TressStrandHair {
 
     fn process(&mut self, delta: f64) {
         let start = Time::singleton().get_ticks_usec();
+        if self.reload_pending {
+            self.reload_pending = false;
+            if !self.groom_path.is_empty() {
+                let path = self.groom_path.clone();
+                self.load_groom(path);
+            }
+        }
+        if Engine::singleton().is_editor_hint() && !self.simulate_in_editor {
+            return;
+        }
         let Some(pose) = self.attachment_pose() else {
             return;
         };
@@ -142,6 +168,7 @@ impl TressStrandHair {
     /// (with the reason in the log) when the file cannot be used.
     #[func]
     pub fn load_groom(&mut self, path: GString) -> bool {
+        self.reload_pending = false;
         let file = path.to_string();
         let loaded = crate::files::read(&file).and_then(|b| {
             tress_rig::groom::read_any_with_warnings(&file, b.as_slice()).map_err(|e| e.to_string())
@@ -191,6 +218,39 @@ impl TressStrandHair {
         self.build_mesh(keep, m);
         self.upload();
         true
+    }
+
+    /// Sets the groom file (reloaded at the next frame).
+    #[func]
+    pub fn set_groom_path(&mut self, path: GString) {
+        self.groom_path = path;
+        self.reload_pending = true;
+    }
+
+    /// Sets the particles per strand (the groom reloads at the next frame).
+    #[func]
+    pub fn set_particles(&mut self, particles: i32) {
+        self.particles = particles;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Sets the fraction of strands kept (the groom reloads at the next
+    /// frame).
+    #[func]
+    pub fn set_strand_fraction(&mut self, fraction: f32) {
+        self.strand_fraction = fraction;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Turns the simulation in the editor on or off; off puts the strands
+    /// back at their groomed pose (no effect in a running game).
+    #[func]
+    pub fn set_simulate_in_editor(&mut self, on: bool) {
+        self.simulate_in_editor = on;
+        if !on && Engine::singleton().is_editor_hint() {
+            self.reset();
+            self.upload();
+        }
     }
 
     /// Puts every strand back at its groomed pose.
@@ -434,7 +494,12 @@ impl TressStrandHair {
                 // Vertices are in world space: ignore the parent transforms.
                 i.set_as_top_level(true);
                 i.set_global_transform(Transform3D::IDENTITY);
-                self.base_mut().add_child(&i);
+                // Internal and ownerless: the editor neither lists nor saves
+                // it, and get_children() (the collider scan) skips it.
+                self.base_mut()
+                    .add_child_ex(&i)
+                    .internal(InternalMode::FRONT)
+                    .done();
                 self.instance = Some(i.clone());
                 i
             }

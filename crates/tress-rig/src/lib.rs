@@ -6,6 +6,8 @@
 //!   and gravity, applied without a reset.
 //! - [`hand_rig`]: spring chains set up by hand (bone names, joint values,
 //!   colliders on bones) as an avatar the same spring rig takes.
+//! - [`live_edit`]: joint values, solver mode and collider shapes changed
+//!   on a running spring rig without resetting its motion.
 //! - [`constraint_rig`]: VRM node constraints evaluated over an engine's
 //!   poses each frame, and parsed from names and words.
 //! - [`flat_locks`]: each spring bone's lock shape read from the skinned mesh.
@@ -24,6 +26,7 @@ pub mod fit_colliders;
 pub mod flat_locks;
 pub mod groom;
 pub mod hand_rig;
+pub mod live_edit;
 pub mod param_scales;
 pub mod skin;
 pub mod spring_rig;

@@ -167,13 +167,13 @@ pub fn vrm_params(j: &SpringJoint) -> JointParams {
 }
 
 /// Uniform scale of a node's rest world matrix (1 for the scene root).
-fn scale_of(rest: &[Mat4], node: Option<usize>) -> f32 {
+pub(crate) fn scale_of(rest: &[Mat4], node: Option<usize>) -> f32 {
     node.and_then(|n| rest.get(n))
         .map_or(1.0, |m| m.x_axis.truncate().length())
 }
 
 /// A collider with its offsets scaled by `k` (radii stay in world units).
-fn core_collider(shape: &ColliderShape, k: f32) -> CoreCollider {
+pub(crate) fn core_collider(shape: &ColliderShape, k: f32) -> CoreCollider {
     match *shape {
         ColliderShape::Sphere { offset, radius } => CoreCollider::sphere(offset * k, radius),
         ColliderShape::Capsule {
