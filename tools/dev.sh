@@ -239,7 +239,10 @@ cmd_test() {
 	# registry's extractions (their directory's name starts with '-') and
 	# the tress crates' debug fingerprints (the workspace's own crates
 	# rebuild in about a minute).
-	rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tress-* target/debug/.fingerprint/tress-*
+	# Fingerprints of an earlier package run exist only beside its
+	# target/package: a fresh checkout skips the minute of rebuilding.
+	[ -d target/package ] && rm -rf target/debug/.fingerprint/tress-*
+	rm -rf target/package "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tress-*
 	if cargo package --workspace --allow-dirty --quiet \
 		--exclude tress-godot --exclude tress-testkit --exclude tress-golden --exclude tress-benches --exclude tress-tests \
 		--exclude tress-ffi; then
@@ -271,8 +274,11 @@ cmd_test() {
 	android_check || fails+=(android)
 
 	step "benches compile"
-	# tress-godot has no benches; leaving it out avoids a release build of gdext.
-	cargo bench --workspace --exclude tress-godot --no-run || fails+=(bench-compile)
+	# Built and linked in the dev profile on the test step's dependencies:
+	# clippy already type-checked them, and a release build of every crate
+	# (what `cargo bench --no-run` does) cost minutes of a fresh CI run for
+	# nothing the tests use. Timing runs build them optimised themselves.
+	cargo build --workspace --exclude tress-godot --benches || fails+=(bench-compile)
 
 	step "Godot extension build"
 	cargo build -p tress-godot || fails+=(godot-build)

@@ -7,7 +7,9 @@
 # steps of tools/dev.sh test print theirs.
 #
 # Usage: tools/ffi-check.sh [--wasm]   (from anywhere; CC overrides the compiler)
-#   --wasm  also builds the wasm32-unknown-unknown cdylib (release), runs
+#   --wasm  also builds the wasm32-unknown-unknown cdylib (dev profile:
+#           the tips are the same bits at any optimisation, and a release
+#           build of every dependency for wasm32 cost minutes), runs
 #           tools/ffi-wasm/run.mjs under Node and compares its hair tips
 #           with the native C program's, bit for bit (needs the target and
 #           Node 18+; this script installs neither)
@@ -91,11 +93,11 @@ if [ "$wasm" -eq 1 ]; then
 		fail "wasm32: target not installed (rustup target add wasm32-unknown-unknown)"
 	elif ! command -v node >/dev/null; then
 		fail "wasm32: node not found (Node 18 or newer)"
-	elif ! cargo build -p tress-ffi --target wasm32-unknown-unknown --release; then
-		fail "cargo build -p tress-ffi --target wasm32-unknown-unknown --release"
+	elif ! cargo build -p tress-ffi --target wasm32-unknown-unknown; then
+		fail "cargo build -p tress-ffi --target wasm32-unknown-unknown"
 	else
-		pass "cargo build -p tress-ffi --target wasm32-unknown-unknown --release"
-		wasm_file=${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/tress_ffi.wasm
+		pass "cargo build -p tress-ffi --target wasm32-unknown-unknown"
+		wasm_file=${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/debug/tress_ffi.wasm
 		rm -f "$out/tips-wasm.txt"
 		if node tools/ffi-wasm/run.mjs "$wasm_file" --tips assets/tress_avatar.vrm "$out/tips-wasm.txt" >"$out/wasm.txt" 2>&1; then
 			pass "wasm32 in Node: $(tail -n 1 "$out/wasm.txt")"
