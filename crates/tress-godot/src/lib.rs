@@ -12,6 +12,8 @@
 //! - [`constraints::TressNodeConstraints`]: VRM node constraints after
 //!   animation, before the hair.
 //! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
+//! - [`spring_config::TressSpringConfig`]: a VRM avatar's springs kept in
+//!   a scene, so it runs with no file to read.
 //!
 //! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
 //! (tested with 4.6.3).
@@ -28,6 +30,8 @@ pub mod constraints;
 pub mod convert;
 mod files;
 pub mod inspector_rig;
+pub mod model_scene;
+pub mod spring_config;
 pub mod spring_hair;
 pub mod strand_hair;
 
