@@ -12,8 +12,9 @@
 //! - [`constraints::TressNodeConstraints`]: VRM node constraints after
 //!   animation, before the hair.
 //! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
-//! - [`spring_config::TressSpringConfig`]: a VRM avatar's springs kept in
-//!   a scene, so it runs with no file to read.
+//! - [`editor_import::TressVrmImporter`]: `.vrm` files imported as scenes in
+//!   the editor ([`vrm_import`] builds them), their springs kept in
+//!   [`spring_config::TressSpringConfig`] resources.
 //!
 //! Built with gdext's `api-4-3` feature: runs on Godot 4.3 and newer
 //! (tested with 4.6.3).
@@ -28,12 +29,14 @@ pub mod avatar;
 pub mod collider;
 pub mod constraints;
 pub mod convert;
+pub mod editor_import;
 mod files;
 pub mod inspector_rig;
 pub mod model_scene;
 pub mod spring_config;
 pub mod spring_hair;
 pub mod strand_hair;
+pub mod vrm_import;
 
 mod entry {
     // The one unsafe item of the crate; allowed here only.
