@@ -24,8 +24,9 @@
 #      same file to 1e-5 m, and survives a .tscn save and reload;
 #   4. exports the project as a pack whose filter leaves the .vrm files out,
 #      deletes the project and runs the pack from a folder holding only the
-#      pack and the library (`godot --main-pack game.pck`): the imported
-#      scenes still work, with no .vrm to read.
+#      pack and the library (`godot --main-pack game.pck`, under Xvfb): the
+#      imported scenes still work, with no .vrm to read, and a screenshot of
+#      two of them goes to target/godot-screens/editor_import.png.
 # Without ../shared/assets Godette and the VRM 1.0 files are left out and
 # said SKIPPED (a failure under CI). Logs: target/godot-logs/editor_import_*.log.
 set -u -o pipefail
@@ -79,6 +80,24 @@ add() { # add FILE NAME MODE FIT HIDDEN CLEARANCE
 add "$repo/assets/tress_avatar.vrm" tress_avatar.vrm 0 1 "" 1
 add "$repo/assets/tress_avatar_layered.vrm" tress_avatar_layered.vrm 0 1 "" 1
 add "$repo/assets/tress_avatar.vrm" tress_avatar_options.vrm 2 0 "Ponytail" 1
+# The built-in avatar with a VRMC_node_constraint on a bone (none of the
+# files at hand has one): LeftHand copies half of Head's rotation.
+python3 - "$repo/assets/tress_avatar.vrm" "$out/constrained.vrm" <<'PY'
+import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+n = struct.unpack("<I", data[12:16])[0]
+doc = json.loads(data[20:20 + n])
+names = [x.get("name") for x in doc["nodes"]]
+doc["nodes"][names.index("LeftHand")].setdefault("extensions", {})["VRMC_node_constraint"] = {
+    "specVersion": "1.0", "constraint": {"rotation": {"source": names.index("Head"), "weight": 0.5}}}
+doc["extensionsUsed"].append("VRMC_node_constraint")
+text = json.dumps(doc).encode()
+text += b" " * (-len(text) % 4)
+rest = data[20 + n:]
+out = struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + len(rest))
+open(sys.argv[2], "wb").write(out + struct.pack("<II", len(text), 0x4E4F534A) + text + rest)
+PY
+add "$out/constrained.vrm" constrained.vrm 0 1 "" 1
 # Imported as the built-in avatar, then overwritten with the layered one
 # and imported again: the game must find the layered hair in it.
 add "$repo/assets/tress_avatar.vrm" swap.vrm 0 1 "" 1
@@ -166,13 +185,17 @@ mv "$project/game.pck" "$game/"
 cp "$lib" "$game/libtress_godot.so"
 echo "    game.pck: $(wc -c <"$game/game.pck") bytes"
 
-echo "==> run the pack from a folder of its own"
+echo "==> run the pack from a folder of its own (Xvfb)"
 rm -rf "$project"
 log="$logs/editor_import_pack.log"
-godot_run "$repo" target/import-test/game 200 -- --headless --fixed-fps 60 --main-pack game.pck >"$log" 2>&1
+godot_run "$repo" target/import-test/game 200 --xvfb -- --rendering-driver opengl3 --fixed-fps 60 \
+	--main-pack game.pck -- --shot=imported.png >"$log" 2>&1
 rc=$?
+mkdir -p "$repo/target/godot-screens"
+[ -f "$game/imported.png" ] && cp "$game/imported.png" "$repo/target/godot-screens/editor_import.png"
 grep -E "IMPORT (CHECK|FAIL)|: [0-9]+ chains" "$log" | sed 's/^/    /'
 why=$(bad_log "$log")
 [ $rc -eq 0 ] && grep -q "IMPORT PASS" "$log" && grep -q "res:// is inside the pack" "$log" && [ -z "$why" ] \
 	|| fail "the pack run did not pass (exit $rc${why:+, $why}; log: ${log#$repo/})"
-echo "editor_import: PASS"
+[ -f "$game/imported.png" ] || fail "the pack run saved no screenshot"
+echo "editor_import: PASS (screenshot: target/godot-screens/editor_import.png)"

@@ -67,7 +67,65 @@ func _run() -> void:
 			check(false, "bad line in avatars.txt: '%s'" % line)
 			continue
 		await _check_avatar(f[0], int(f[1]), f[2] == "1", f[3].split(",", false), f[4] == "1", in_pack)
+	if DisplayServer.get_name() != "headless":
+		await _screenshot()
 	_finish()
+
+## Under a renderer: the imported built-in avatar and Godette (when listed)
+## side by side, heads turned, saved to --shot=PATH.
+func _screenshot() -> void:
+	var path := ""
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--shot="):
+			path = arg.trim_prefix("--shot=")
+	if path.is_empty():
+		return
+	var env := WorldEnvironment.new()
+	env.environment = Environment.new()
+	env.environment.background_mode = Environment.BG_COLOR
+	env.environment.background_color = Color(0.16, 0.17, 0.2)
+	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
+	env.environment.ambient_light_color = Color(0.55, 0.55, 0.6)
+	add_child(env)
+	var sun := DirectionalLight3D.new()
+	sun.rotation_degrees = Vector3(-40, 30, 0)
+	add_child(sun)
+	var camera := Camera3D.new()
+	camera.fov = 35
+	add_child(camera)
+	camera.position = Vector3(0, 1.0, 4.2)
+	camera.look_at(Vector3(0, 0.85, 0))
+	camera.current = true
+	var shown: Array[Skeleton3D] = []
+	var x := -0.6
+	for p in ["res://avatars/tress_avatar.vrm", "res://avatars/godette.vrm"]:
+		if not ResourceLoader.exists(p):
+			continue
+		var inst := (load(p) as PackedScene).instantiate() as Node3D
+		inst.position.x = x
+		x += 1.2
+		add_child(inst)
+		shown.append((_first(inst, "TressSpringHair") as TressSpringHair).get_parent() as Skeleton3D)
+	for f in 40:
+		for skel in shown:
+			var hair := _first(skel, "TressSpringHair") as TressSpringHair
+			var head := skel.get_bone_parent(skel.find_bone(hair.get_chain_descriptions()[0]["root_bone"]))
+			skel.set_bone_pose_rotation(head, skel.get_bone_rest(head).basis.get_rotation_quaternion() * Quaternion(Vector3.UP, deg_to_rad(40.0) * sin(PI * f / 40.0)))
+		await get_tree().process_frame
+	await RenderingServer.frame_post_draw
+	var img := get_viewport().get_texture().get_image()
+	check(img != null and not img.is_empty(), "the viewport gave no image")
+	if img != null and not img.is_empty():
+		check(img.save_png(path) == OK, "could not save %s" % path)
+		var bg := img.get_pixel(0, 0)
+		var differing := 0
+		for yy in range(0, img.get_height(), 8):
+			for xx in range(0, img.get_width(), 8):
+				var c := img.get_pixel(xx, yy)
+				if absf(c.r - bg.r) + absf(c.g - bg.g) + absf(c.b - bg.b) > 0.08:
+					differing += 1
+		check(differing > 50, "the screenshot looks blank (%d samples differ from the background)" % differing)
+		print("screenshot: %s (%d samples differ from the background)" % [path, differing])
 
 func _first(root: Node, type: String) -> Node:
 	var found := root.find_children("*", type, true, false)
@@ -123,6 +181,22 @@ func _check_avatar(path: String, mode: int, fit: bool, hidden: PackedStringArray
 	if head_node != null and rt_skel != null:
 		rt_head_node = rt_skel.get_parent() as Node3D
 	var rest_rot := skel.get_bone_rest(head).basis.get_rotation_quaternion() if head >= 0 else head_node.quaternion
+	# Bone poses as the skeleton shows them (modifiers applied: Godot
+	# restores the poses after each update), by frame.
+	var poses := {}
+	var rt_poses := {}
+	var constraints := _first(inst, "TressNodeConstraints") as TressNodeConstraints
+	var turned := PackedFloat32Array()
+	if constraints != null:
+		turned.resize(constraints.destinations.size())
+	skel.skeleton_updated.connect(func() -> void:
+		poses[Engine.get_process_frames()] = _origins(skel)
+		if constraints != null:
+			for i in constraints.destinations.size():
+				var b := skel.find_bone(constraints.destinations[i])
+				turned[i] = maxf(turned[i], skel.get_bone_pose_rotation(b).angle_to(skel.get_bone_rest(b).basis.get_rotation_quaternion())))
+	if rt_skel != null:
+		rt_skel.skeleton_updated.connect(func() -> void: rt_poses[Engine.get_process_frames()] = _origins(rt_skel))
 	var start_local := {}
 	var moved := 0.0
 	var worst := -INF
@@ -167,13 +241,32 @@ func _check_avatar(path: String, mode: int, fit: bool, hidden: PackedStringArray
 	if clearance:
 		check(worst < MAX_PENETRATION, "%s: a hair joint sits %.4f m inside a collider" % [who, worst])
 	if rt_hair != null:
-		check(diff <= TIP_TOLERANCE, "%s: imported hair differs from TressAvatar.load_vrm's by %.2e m" % [who, diff])
+		check(diff <= TIP_TOLERANCE, "%s: imported hair differs from TressAvatar.load_vrm's by %s m" % [who, str(diff)])
+		var pose_diff := 0.0
+		for frame in poses:
+			if rt_poses.has(frame):
+				for b in poses[frame].size():
+					pose_diff = maxf(pose_diff, poses[frame][b].distance_to(rt_poses[frame][b]))
+		check(rt_poses.size() >= FRAMES - 1, "%s: the runtime skeleton updated in %d frames only" % [who, rt_poses.size()])
+		check(pose_diff <= TIP_TOLERANCE, "%s: imported bones (hair and constraints applied) differ from TressAvatar.load_vrm's by %s m" % [who, str(pose_diff)])
+	if constraints != null:
+		check(constraints.constraint_count() == constraints.destinations.size() and constraints.constraint_count() > 0,
+			"%s: %d node constraints run of %d stored" % [who, constraints.constraint_count(), constraints.destinations.size()])
+		for i in constraints.destinations.size():
+			print("%s: constrained %s turned up to %.1f degrees" % [who, constraints.destinations[i], rad_to_deg(turned[i])])
+			check(turned[i] > deg_to_rad(5.0), "%s: the constrained bone %s did not follow its source" % [who, constraints.destinations[i]])
 	if rt != null:
 		rt.queue_free()
 	if not in_pack:
 		await _round_trip(inst, hair, colliders.size(), who)
 	inst.queue_free()
 	await get_tree().process_frame
+
+func _origins(s: Skeleton3D) -> PackedVector3Array:
+	var out := PackedVector3Array()
+	for b in s.get_bone_count():
+		out.append(s.get_bone_global_pose(b).origin)
+	return out
 
 ## Joints simulated in chain `c`: get_joint_tail gives zero past the last.
 func _joints_of(hair: TressSpringHair, c: int) -> int:
