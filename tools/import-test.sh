@@ -51,11 +51,13 @@ shared="$repo/../shared/assets"
 mkdir -p "$logs"
 
 fail() { echo "editor_import: FAIL: $*"; exit 1; }
-# bad_log LOG -> prints why the log shows a failure, or nothing.
+# bad_log LOG -> prints why the log shows a failure, or nothing. The
+# errors about res://bad/ are the ones the test provokes.
 bad_log() {
 	if grep -q "SCRIPT ERROR" "$1"; then echo "SCRIPT ERROR in $(basename "$1")"
 	elif grep -qi "panic" "$1"; then echo "panic in $(basename "$1")"
-	elif grep -q "ERROR: Tress" "$1"; then echo "Tress error in $(basename "$1"): $(grep -m1 "ERROR: Tress" "$1")"
+	elif grep "ERROR: Tress" "$1" | grep -qv "res://bad/"; then
+		echo "Tress error in $(basename "$1"): $(grep "ERROR: Tress" "$1" | grep -v "res://bad/" | head -n1)"
 	fi
 }
 
@@ -63,7 +65,7 @@ bad_log() {
 godot_select || exit 1
 
 rm -rf "$out"
-mkdir -p "$project/.godot" "$project/avatars" "$game"
+mkdir -p "$project/.godot" "$project/avatars" "$project/bad" "$game"
 cp -r "$repo/tests/import-game/." "$project/"
 echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
 cp "$lib" "$project/libtress_godot.so"
@@ -126,12 +128,20 @@ else
 	echo "SKIPPED: Godette and the VRM 1.0 extended-collider files (../shared/assets not found)"
 fi
 
+# Broken files: the editor must report them and import the rest.
+head -c 4096 "$repo/assets/tress_avatar.vrm" >"$project/bad/corrupt.vrm"
+echo "this is not a model" >"$project/bad/not_a_model.vrm"
+
 echo "==> import with a headless editor"
 godot_run "$repo" target/import-test/project 300 -- --headless --import >"$logs/editor_import_editor.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || fail "the editor exited $rc (log: target/godot-logs/editor_import_editor.log)"
 why=$(bad_log "$logs/editor_import_editor.log")
 [ -z "$why" ] || fail "$why"
+for bad in corrupt not_a_model; do
+	grep -qF "ERROR: Tress import: cannot import 'res://bad/$bad.vrm': not a valid glTF/VRM" "$logs/editor_import_editor.log" \
+		|| fail "no clear error for res://bad/$bad.vrm in the editor's log"
+done
 for vrm in "$project"/avatars/*.vrm; do
 	imp="$vrm.import"
 	name=$(basename "$vrm")
