@@ -32,7 +32,7 @@ pub mod convert;
 pub mod editor_import;
 mod files;
 pub mod inspector_rig;
-pub mod model_scene;
+mod model_scene;
 pub mod spring_config;
 pub mod spring_hair;
 pub mod strand_hair;

@@ -207,7 +207,7 @@ pub struct NodeCollider {
 /// constraints are evaluated against).
 ///
 /// # Errors
-/// When the node arrays differ in length.
+/// When the node arrays differ in length or the parents loop.
 pub fn rest_avatar(cfg: &TressSpringConfig) -> Result<Avatar, String> {
     let n = cfg.node_names.len();
     if [
@@ -244,6 +244,22 @@ pub fn rest_avatar(cfg: &TressSpringConfig) -> Result<Avatar, String> {
             }
         })
         .collect();
+    // An edited parent list may loop; the rig and the constraint solver
+    // walk parents up to a root, so a loop is refused here.
+    for i in 0..n {
+        let mut cur = nodes[i].parent;
+        let mut steps = 0;
+        while let Some(p) = cur {
+            steps += 1;
+            if steps > n {
+                return Err(format!(
+                    "node_parents loop through node {i} ('{}')",
+                    nodes[i].name
+                ));
+            }
+            cur = nodes[p].parent;
+        }
+    }
     for i in 0..n {
         if let Some(p) = nodes[i].parent {
             nodes[p].children.push(i);
@@ -285,7 +301,7 @@ pub fn to_avatar(
     for (k, name) in cfg.colliders.as_slice().iter().enumerate() {
         let name = name.to_string();
         let c = found.iter().find(|c| c.name == name).ok_or_else(|| {
-            format!("collider {k}: no TressCollider3D named '{name}' under the skeleton")
+            format!("collider {k}: no TressCollider3D named '{name}' in the scene")
         })?;
         let node = index_of(&c.bone).ok_or_else(|| {
             format!(
