@@ -52,13 +52,20 @@ mkdir -p "$logs"
 
 fail() { echo "editor_import: FAIL: $*"; exit 1; }
 # bad_log LOG -> prints why the log shows a failure, or nothing. The
-# errors about res://bad/ are the ones the test provokes.
+# errors about res://bad/ and ProvokedBadConfig are the ones the test
+# provokes.
+provoked='res://bad/|ProvokedBadConfig'
 bad_log() {
 	if grep -q "SCRIPT ERROR" "$1"; then echo "SCRIPT ERROR in $(basename "$1")"
 	elif grep -qi "panic" "$1"; then echo "panic in $(basename "$1")"
-	elif grep "ERROR: Tress" "$1" | grep -qv "res://bad/"; then
-		echo "Tress error in $(basename "$1"): $(grep "ERROR: Tress" "$1" | grep -v "res://bad/" | head -n1)"
+	elif grep "ERROR: Tress" "$1" | grep -qvE "$provoked"; then
+		echo "Tress error in $(basename "$1"): $(grep "ERROR: Tress" "$1" | grep -vE "$provoked" | head -n1)"
 	fi
+}
+# provoked_config LOG -> fails unless the bad spring config was reported.
+provoked_config() {
+	grep -qF "ERROR: TressSpringHair 'ProvokedBadConfig': its spring config does not fit the scene: collider" "$1" \
+		|| fail "no clear error for the bad spring config in $(basename "$1")"
 }
 
 [ -f "$lib" ] || fail "no extension library at $lib (cargo build -p tress-godot)"
@@ -184,6 +191,7 @@ grep -E "IMPORT (CHECK|FAIL)|: [0-9]+ chains" "$log" | sed 's/^/    /'
 why=$(bad_log "$log")
 [ $rc -eq 0 ] && grep -q "IMPORT PASS" "$log" && [ -z "$why" ] \
 	|| fail "the project folder run did not pass (exit $rc${why:+, $why}; log: ${log#$repo/})"
+provoked_config "$log"
 
 echo "==> export the pack (no .vrm in it)"
 godot_run "$repo" target/import-test/project 300 -- --headless --export-pack Linux game.pck \
@@ -207,5 +215,6 @@ grep -E "IMPORT (CHECK|FAIL)|: [0-9]+ chains" "$log" | sed 's/^/    /'
 why=$(bad_log "$log")
 [ $rc -eq 0 ] && grep -q "IMPORT PASS" "$log" && grep -q "res:// is inside the pack" "$log" && [ -z "$why" ] \
 	|| fail "the pack run did not pass (exit $rc${why:+, $why}; log: ${log#$repo/})"
+provoked_config "$log"
 [ -f "$game/imported.png" ] || fail "the pack run saved no screenshot"
 echo "editor_import: PASS (screenshot: target/godot-screens/editor_import.png)"

@@ -259,6 +259,8 @@ func _check_avatar(path: String, mode: int, fit: bool, hidden: PackedStringArray
 		rt.queue_free()
 	if not in_pack:
 		await _round_trip(inst, hair, colliders.size(), who)
+	if who == "tress_avatar.vrm":
+		await _bad_config(skel, hair)
 	inst.queue_free()
 	await get_tree().process_frame
 
@@ -300,6 +302,25 @@ func _penetration(inst: Node, skel: Skeleton3D, descs: Array, chain: Dictionary,
 				var normal := (xf.basis * (d["normal"] as Vector3)).normalized()
 				worst = maxf(worst, hit - normal.dot(tail - a))
 	return worst
+
+## A config naming a collider the scene lacks: the hair logs why (the node
+## is named ProvokedBadConfig, which tools/import-test.sh expects in the
+## log), stays unconfigured, and the scene keeps running.
+func _bad_config(skel: Skeleton3D, hair: TressSpringHair) -> void:
+	var cfg := hair.spring_config.duplicate() as TressSpringConfig
+	# A packed array property comes back as a copy: change it, set it.
+	var names := cfg.colliders
+	names.append("NoSuchCollider")
+	cfg.colliders = names
+	var bad := TressSpringHair.new()
+	bad.name = "ProvokedBadConfig"
+	bad.spring_config = cfg
+	skel.add_child(bad)
+	check(bad.chain_count() == 0, "a spring config naming a missing collider was accepted")
+	var frame := Engine.get_process_frames()
+	await get_tree().process_frame
+	check(Engine.get_process_frames() > frame, "the scene stopped after a bad spring config")
+	bad.queue_free()
 
 ## Saves the playing scene as a .tscn (as the editor would, every node
 ## saved by its owner), loads it back and checks the hair is rebuilt from
