@@ -138,6 +138,8 @@ fi
 # Broken files: the editor must report them and import the rest.
 head -c 4096 "$repo/assets/tress_avatar.vrm" >"$project/bad/corrupt.vrm"
 echo "this is not a model" >"$project/bad/not_a_model.vrm"
+# A .glb is Godot's own glTF importer's: the Tress options stay off it.
+cp "$repo/assets/tress_avatar.vrm" "$project/plain.glb"
 
 echo "==> import with a headless editor"
 godot_run "$repo" target/import-test/project 300 -- --headless --import >"$logs/editor_import_editor.log" 2>&1
@@ -163,6 +165,8 @@ grep -q '^tress/hair_mode=2' "$project/avatars/tress_avatar_options.vrm.import" 
 for opt in 'tress/spring_hair=true' 'tress/hair_mode=0' 'tress/fit_colliders=true' 'tress/hidden_meshes=PackedStringArray()'; do
 	grep -qF "$opt" "$project/avatars/tress_avatar.vrm.import" || fail "tress_avatar.vrm.import lacks the option $opt"
 done
+
+grep -q '^tress/' "$project/plain.glb.import" && fail "plain.glb.import got the Tress options"
 
 echo "==> change swap.vrm and import again"
 swap_dest=$(sed -n 's/^path="res:\/\/\(.*\)"$/\1/p' "$project/avatars/swap.vrm.import" | head -n1)

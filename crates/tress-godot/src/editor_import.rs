@@ -39,7 +39,13 @@ impl IEditorSceneFormatImporter for TressVrmImporter {
         EditorSceneFormatImporter::IMPORT_SCENE as u32
     }
 
-    fn get_import_options(&mut self, _path: GString) {
+    fn get_import_options(&mut self, path: GString) {
+        // Godot asks every scene importer for options for every scene file
+        // (and with no path for the import defaults): ours are for .vrm.
+        let path = path.to_string().to_lowercase();
+        if !(path.is_empty() || path.ends_with(".vrm")) {
+            return;
+        }
         // `add_import_option_advanced` came after the 4.3 API this crate is
         // built against; it is called by name where the editor has it.
         if !self.base().has_method("add_import_option_advanced") {
