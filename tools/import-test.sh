@@ -62,10 +62,13 @@ bad_log() {
 		echo "Tress error in $(basename "$1"): $(grep "ERROR: Tress" "$1" | grep -vE "$provoked" | head -n1)"
 	fi
 }
-# provoked_config LOG -> fails unless the bad spring config was reported.
+# provoked_config LOG -> fails unless the bad spring config was reported,
+# and flat locks asked of imported hair were warned about.
 provoked_config() {
 	grep -qF "ERROR: TressSpringHair 'ProvokedBadConfig': its spring config does not fit the scene: collider" "$1" \
 		|| fail "no clear error for the bad spring config in $(basename "$1")"
+	grep -qF "flat_lock_stiffness has no effect on hair built from a spring config" "$1" \
+		|| fail "no warning for flat locks on imported hair in $(basename "$1")"
 }
 
 [ -f "$lib" ] || fail "no extension library at $lib (cargo build -p tress-godot)"

@@ -429,6 +429,15 @@ pub fn configure(hair: &mut TressSpringHair, cfg: &Gd<TressSpringConfig>) -> boo
     }
     match to_avatar(&cfg.bind(), &found) {
         Ok((avatar, tail_chains)) => {
+            // The flat-lock widths are read from the skinned meshes, which
+            // the config does not hold.
+            let flat = hair.base_mut().get("flat_lock_stiffness").try_to::<f32>();
+            if flat.is_ok_and(|f| f > 0.0) {
+                godot_warn!(
+                    "TressSpringHair '{}': flat_lock_stiffness has no effect on hair built from a spring config (it needs the skin; load the .vrm with TressAvatar for it)",
+                    hair.base().get_name()
+                );
+            }
             hair.set_node_frames(node_frames(&avatar, &skel, scene.as_ref()));
             hair.set_tail_chains(tail_chains);
             hair.configure_from_avatar(avatar)
