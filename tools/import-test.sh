@@ -16,7 +16,7 @@
 #      options) and scene; then swap.vrm is overwritten with the layered
 #      avatar and imported again, which must change its scene;
 #   2. a headless editor with --tress-editor-check
-#      (addons/tress_editor_check): TressAvatar shows its model in the
+#      (addons/tress_import_check): TressAvatar shows its model in the
 #      editor, and a scene saved with it leaves the model out;
 #   3. runs the project folder headless (--fixed-fps 60, so runs repeat): the game (tests/import-game/main.gd)
 #      instantiates each imported scene, turns the head, checks the hair
