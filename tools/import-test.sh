@@ -54,7 +54,7 @@ fail() { echo "editor_import: FAIL: $*"; exit 1; }
 # bad_log LOG -> prints why the log shows a failure, or nothing. The
 # errors about res://bad/ and ProvokedBadConfig are the ones the test
 # provokes.
-provoked='res://bad/|ProvokedBadConfig'
+provoked='res://bad/|ProvokedBadConfig|it was imported as a scene'
 bad_log() {
 	if grep -q "SCRIPT ERROR" "$1"; then echo "SCRIPT ERROR in $(basename "$1")"
 	elif grep -qi "panic" "$1"; then echo "panic in $(basename "$1")"
@@ -224,4 +224,6 @@ why=$(bad_log "$log")
 	|| fail "the pack run did not pass (exit $rc${why:+, $why}; log: ${log#$repo/})"
 provoked_config "$log"
 [ -f "$game/imported.png" ] || fail "the pack run saved no screenshot"
+grep -qF "ERROR: TressAvatar: cannot load 'res://avatars/tress_avatar.vrm': file not found; it was imported as a scene" "$log" \
+	|| fail "load_vrm of an imported .vrm the pack left out gave no advice"
 echo "editor_import: PASS (screenshot: target/godot-screens/editor_import.png)"

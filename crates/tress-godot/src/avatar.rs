@@ -138,7 +138,10 @@ impl TressAvatar {
         let bytes = match files::read(&file) {
             Ok(b) => b,
             Err(e) => {
-                godot_error!("TressAvatar: cannot load '{path}': {e}");
+                godot_error!(
+                    "TressAvatar: cannot load '{path}': {e}{}",
+                    imported_hint(&path)
+                );
                 return false;
             }
         };
@@ -725,6 +728,18 @@ impl TressAvatar {
     #[func]
     pub fn debug_panic(&self) {
         panic!("TressAvatar.debug_panic() called (runner self-test)");
+    }
+}
+
+/// When `path` is gone but Godot imported it (an exported game leaves an
+/// imported `.vrm` out of its pack), what to do instead.
+fn imported_hint(path: &GString) -> String {
+    if godot::classes::ResourceLoader::singleton().exists(path) {
+        "; it was imported as a scene, whose source an export leaves out: instance the scene \
+         (load(path).instantiate()) or set the file's import to Keep File to load it here"
+            .to_owned()
+    } else {
+        String::new()
     }
 }
 
