@@ -55,9 +55,11 @@ echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
 cp "$lib" "$project/libtress_godot.so"
 cp "$repo/assets/tress_avatar.vrm" "$project/avatar/"
 cp "$repo/assets/tress_groom.tfx" "$project/grooms/"
-# Godot imports .gltf/.glb/.obj files as scenes and meshes and leaves their
-# sources out of an export; "keep" ships them as they are.
+# Godot imports .gltf/.glb/.obj files as scenes and meshes (and, with the
+# extension loaded, .vrm files: TressVrmImporter) and leaves their sources
+# out of an export; "keep" ships them as they are, for load_vrm to read.
 keep() { printf '[remap]\n\nimporter="keep"\n' >"$1.import"; }
+keep "$project/avatar/tress_avatar.vrm"
 if [ -d "$shared" ]; then
 	mkdir -p "$project/clips" "$project/models"
 	cp "$shared/quaternius-ual1/AnimationLibrary_Godot_Standard."{gltf,bin} "$project/clips/"
@@ -73,6 +75,8 @@ fi
 # not there, a groom too short for its header.
 head -c 4096 "$repo/assets/tress_avatar.vrm" >"$project/bad/corrupt.vrm"
 echo "this is not a model" >"$project/bad/not_a_model.vrm"
+keep "$project/bad/corrupt.vrm"
+keep "$project/bad/not_a_model.vrm"
 printf 'tfx' >"$project/bad/broken_groom.tfx"
 cat >"$project/bad/lost_buffer.gltf" <<'EOF'
 { "asset": { "version": "2.0" }, "scene": 0, "scenes": [{ "nodes": [0] }],

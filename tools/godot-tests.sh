@@ -9,9 +9,10 @@
 # Rust "panic". Tests named render_* run under Xvfb with the OpenGL renderer;
 # the others run --headless. Logs go to target/godot-logs/. Three steps are
 # not scripts in tests/: editor_docs and editor_tool (below), export_pack
-# (Tress in an exported game, tools/export-test.sh) and bench_pack (the
-# bench exported and run as a game, tools/bench-pack.sh); they run after
-# the scripts and can be named like them.
+# (Tress in an exported game, tools/export-test.sh), bench_pack (the bench
+# exported and run as a game, tools/bench-pack.sh) and editor_import (.vrm
+# files imported as scenes, played and exported, tools/import-test.sh); they
+# run after the scripts and can be named like them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -146,6 +147,19 @@ run_bench_pack() {
 	return 1
 }
 
+# editor_import: .vrm files imported as scenes by a headless editor, played
+# in the project folder and from an exported pack (tools/import-test.sh).
+run_editor_import() {
+	local log="$logs/editor_import.log" start=$SECONDS
+	if "$here/import-test.sh" >"$log" 2>&1; then
+		echo "  ok    editor_import ($((SECONDS - start)) s)"
+		return 0
+	fi
+	echo "  FAIL  editor_import ($((SECONDS - start)) s; log: ${log#$repo/})"
+	grep -E "FAIL|SCRIPT ERROR|panic" "$log" | head -n 5 | sed 's/^/        /'
+	return 1
+}
+
 passed=0; failed=0
 # Named tests (e.g. `tools/godot-tests.sh test_animation`) or all of them.
 if [ $# -gt 0 ]; then tests="$*"
@@ -159,6 +173,8 @@ for t in $tests; do
 		if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	elif [ "$t" = bench_pack ]; then
 		if run_bench_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	elif [ "$t" = editor_import ]; then
+		if run_editor_import; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	elif run_one "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 if [ $# -eq 0 ]; then
@@ -166,6 +182,7 @@ if [ $# -eq 0 ]; then
 	if run_editor_tool; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	if run_bench_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	if run_editor_import; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
 echo "godot: $passed passed, $failed failed"
 [ $failed -eq 0 ] && [ $passed -gt 0 ]

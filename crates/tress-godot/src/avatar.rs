@@ -1,15 +1,15 @@
 //! `TressAvatar`: a Node3D that loads a VRM avatar at runtime.
 
 use godot::classes::{
-    AnimationLibrary, AnimationPlayer, BoneAttachment3D, CapsuleShape3D, CollisionShape3D,
-    GltfDocument, GltfState, INode3D, MeshInstance3D, Node, Node3D, Skeleton3D, SphereShape3D,
+    AnimationLibrary, AnimationPlayer, BoneAttachment3D, CapsuleShape3D, CollisionShape3D, INode3D,
+    MeshInstance3D, Node, Node3D, Skeleton3D, SphereShape3D,
 };
-use godot::global::Error as GdError;
 use godot::prelude::*;
 
 use crate::constraints::{ConstraintRunner, TressNodeConstraints};
 use crate::convert::{quaternion, vector3};
 use crate::files;
+use crate::model_scene;
 use crate::spring_hair::TressSpringHair;
 use crate::strand_hair::TressStrandHair;
 
@@ -17,13 +17,15 @@ use crate::strand_hair::TressStrandHair;
 ///
 /// Godot's GLTFDocument builds the scene (bone names equal glTF node names).
 /// A missing or corrupt file logs a clear error and leaves the node empty;
-/// the scene keeps running.
+/// the scene keeps running. In the editor it shows the model (not saved with
+/// the scene, and without hair, constraints or clips, which run in the game).
 #[derive(GodotClass)]
-#[class(base = Node3D, init)]
+#[class(base = Node3D, init, tool)]
 pub struct TressAvatar {
     /// Avatar file to load when the node enters the tree. `res://`, `user://`
-    /// and absolute paths work.
+    /// and absolute paths work. Changing it in the editor shows the new model.
     #[export(file = "*.vrm,*.glb,*.gltf")]
+    #[var(set = set_vrm_path)]
     vrm_path: GString,
     /// Simulate the avatar's VRM spring bones with Tress (a TressSpringHair
     /// is added under the skeleton on load).
@@ -106,6 +108,9 @@ impl INode3D for TressAvatar {
             let path = self.vrm_path.clone();
             self.load_vrm(path);
         }
+        if in_editor() {
+            return;
+        }
         if !self.animation_file.is_empty() && self.model.is_some() && self.clip_names.is_empty() {
             let path = self.animation_file.clone();
             self.load_animations(path);
@@ -133,7 +138,10 @@ impl TressAvatar {
         let bytes = match files::read(&file) {
             Ok(b) => b,
             Err(e) => {
-                godot_error!("TressAvatar: cannot load '{path}': {e}");
+                godot_error!(
+                    "TressAvatar: cannot load '{path}': {e}{}",
+                    imported_hint(&path)
+                );
                 return false;
             }
         };
@@ -147,28 +155,20 @@ impl TressAvatar {
             );
             return false;
         }
-        let mut doc = GltfDocument::new_gd();
-        let mut state = GltfState::new_gd();
-        // As append_from_file names it: the scene root is called after the file.
-        if let Some(stem) = std::path::Path::new(&file).file_stem() {
-            state.set_filename(&*stem.to_string_lossy());
-        }
-        let err = doc.append_from_buffer(&bytes, files::folder_of(&file).as_str(), &state);
-        if err != GdError::OK {
-            // Our reader says what and where (byte offsets, JSON paths); Godot's
-            // importer only that it failed.
-            let why = match tress_vrm::load_bytes_with(bytes.as_slice(), |rel| {
-                files::read_beside(&file, rel)
-            }) {
-                Err(e) => e.to_string(),
-                Ok(_) => format!("not a valid glTF/VRM ({err:?})"),
-            };
-            godot_error!("TressAvatar: cannot load '{path}': {why}");
-            return false;
-        }
-        let Some(scene) = doc.generate_scene(&state) else {
-            godot_error!("TressAvatar: '{path}' parsed but produced no scene");
-            return false;
+        let scene = match model_scene::generate(&file, &bytes) {
+            Ok(s) => s,
+            Err(godot_says) => {
+                // Our reader says what and where (byte offsets, JSON paths);
+                // Godot's importer only that it failed.
+                let why = match tress_vrm::load_bytes_with(bytes.as_slice(), |rel| {
+                    files::read_beside(&file, rel)
+                }) {
+                    Err(e) => e.to_string(),
+                    Ok(_) => godot_says,
+                };
+                godot_error!("TressAvatar: cannot load '{path}': {why}");
+                return false;
+            }
         };
         self.unload();
         self.base_mut().add_child(&scene);
@@ -182,12 +182,8 @@ impl TressAvatar {
                 for w in &vrm.warnings {
                     godot_warn!("TressAvatar: {file}: {w}");
                 }
-                // VRM 0.x models face −Z; turn them to face +Z like VRM 1.0
-                // (as three-vrm's rotateVRM0 does), so one camera fits both.
-                if vrm.format == tress_vrm::Format::Vrm0
-                    && let Ok(mut root) = self.model.clone().expect("just set").try_cast::<Node3D>()
-                {
-                    root.rotate_y(core::f32::consts::PI);
+                if let Some(model) = self.model.as_ref() {
+                    model_scene::face_plus_z(model, vrm.format);
                 }
                 if let Some(h) = &vrm.humanoid {
                     for (bone, &node) in &h.bones {
@@ -197,13 +193,16 @@ impl TressAvatar {
                     }
                 }
                 self.vrm = Some(vrm.clone());
-                self.constraint_list = vrm.constraints.clone();
-                self.rebuild_constraints();
-                if !self.strand_groom.is_empty() {
-                    self.attach_strands(&vrm);
-                }
-                if self.spring_hair {
-                    self.attach_hair(vrm, &file);
+                // The editor shows the model only: the motion runs in the game.
+                if !in_editor() {
+                    self.constraint_list = vrm.constraints.clone();
+                    self.rebuild_constraints();
+                    if !self.strand_groom.is_empty() {
+                        self.attach_strands(&vrm);
+                    }
+                    if self.spring_hair {
+                        self.attach_hair(vrm, &file);
+                    }
                 }
             }
             Err(e) => {
@@ -464,10 +463,28 @@ impl TressAvatar {
         } else {
             vrm
         };
+        let frames = crate::spring_config::node_frames(&vrm, skel, self.model.as_ref());
+        hair.bind_mut().set_node_frames(frames);
         if hair.bind_mut().configure_from_avatar(vrm) {
             self.hair = Some(hair);
         } else {
             hair.queue_free();
+        }
+    }
+
+    #[func]
+    fn set_vrm_path(&mut self, path: GString) {
+        let changed = path != self.vrm_path;
+        self.vrm_path = path;
+        // In the game the path is read on ready (or given to load_vrm); in
+        // the editor a new path shows its model at once.
+        if changed && in_editor() && self.base().is_inside_tree() {
+            if self.vrm_path.is_empty() {
+                self.unload();
+            } else {
+                let p = self.vrm_path.clone();
+                self.load_vrm(p);
+            }
         }
     }
 
@@ -732,6 +749,22 @@ impl TressAvatar {
     pub fn debug_panic(&self) {
         panic!("TressAvatar.debug_panic() called (runner self-test)");
     }
+}
+
+/// When `path` is gone but Godot imported it (an exported game leaves an
+/// imported `.vrm` out of its pack), what to do instead.
+fn imported_hint(path: &GString) -> String {
+    if godot::classes::ResourceLoader::singleton().exists(path) {
+        "; it was imported as a scene, whose source an export leaves out: instance the scene \
+         (load(path).instantiate()) or set the file's import to Keep File to load it here"
+            .to_owned()
+    } else {
+        String::new()
+    }
+}
+
+fn in_editor() -> bool {
+    godot::classes::Engine::singleton().is_editor_hint()
 }
 
 fn find_skeleton(root: &Gd<Node>) -> Option<Gd<Skeleton3D>> {

@@ -12,11 +12,12 @@
 
 use godot::classes::{ISkeletonModifier3D, Node, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use tress_core::constraint::{CycleError, LocalPose, NodeConstraint};
+use tress_core::constraint::{ConstraintKind, CycleError, LocalPose, NodeConstraint};
 use tress_core::math::Quat;
 use tress_rig::constraint_rig::ConstraintRig;
 
 use crate::convert::{quaternion, vec3};
+use crate::spring_config::TressSpringConfig;
 
 /// Where a constrained (or ancestor) node lives in the Godot scene.
 #[derive(Debug, Clone)]
@@ -152,11 +153,38 @@ impl ConstraintRunner {
 #[class(base = SkeletonModifier3D, init)]
 pub struct TressNodeConstraints {
     runner: Option<ConstraintRunner>,
+    /// Stored constraints (an imported `.vrm` sets these; TressAvatar hands
+    /// its runner over directly): the node list they refer to, the same
+    /// resource as the hair's.
+    #[export]
+    rest: Option<Gd<TressSpringConfig>>,
+    /// Constrained node of each stored constraint (a node name of `rest`).
+    #[export]
+    destinations: PackedStringArray,
+    /// Driving node of each.
+    #[export]
+    sources: PackedStringArray,
+    /// `rotation`, `roll` or `aim`, each.
+    #[export]
+    kinds: PackedStringArray,
+    /// Axis of each: `X`/`Y`/`Z` for roll, `PositiveX` … `NegativeZ` for
+    /// aim, "" for rotation.
+    #[export]
+    axes: PackedStringArray,
+    /// Weight of each, 0..1.
+    #[export]
+    weights: PackedFloat32Array,
     base: Base<SkeletonModifier3D>,
 }
 
 #[godot_api]
 impl ISkeletonModifier3D for TressNodeConstraints {
+    fn ready(&mut self) {
+        if self.runner.is_none() && !self.destinations.is_empty() {
+            self.build_stored();
+        }
+    }
+
     fn process_modification(&mut self) {
         let Some(mut skel) = self
             .base()
@@ -186,5 +214,87 @@ impl TressNodeConstraints {
     /// Installs the constraints to evaluate.
     pub fn set_runner(&mut self, runner: ConstraintRunner) {
         self.runner = Some(runner);
+    }
+
+    /// Stores `constraints` (over `avatar`'s nodes) as properties, with
+    /// `rest` the node list they refer to, for a scene to save.
+    pub fn store(
+        &mut self,
+        rest: Gd<TressSpringConfig>,
+        avatar: &tress_vrm::Avatar,
+        constraints: &[NodeConstraint],
+    ) {
+        let name = |n: usize| avatar.nodes.get(n).map_or("", |x| x.name.as_str());
+        for c in constraints {
+            let (kind, axis) = match c.kind {
+                ConstraintKind::Rotation => ("rotation", String::new()),
+                ConstraintKind::Roll(a) => ("roll", format!("{a:?}")),
+                ConstraintKind::Aim(a) => ("aim", format!("{a:?}")),
+            };
+            self.destinations.push(name(c.destination));
+            self.sources.push(name(c.source));
+            self.kinds.push(kind);
+            self.axes.push(axis.as_str());
+            self.weights.push(c.weight);
+        }
+        self.rest = Some(rest);
+    }
+
+    /// Builds the runner from the stored constraints; logs what is wrong
+    /// and runs none when they do not fit the scene.
+    fn build_stored(&mut self) {
+        let who = format!("TressNodeConstraints '{}'", self.base().get_name());
+        let Some(rest) = self.rest.clone() else {
+            godot_error!(
+                "{who}: constraints stored without their node list (`rest`); none applied"
+            );
+            return;
+        };
+        let avatar = match crate::spring_config::rest_avatar(&rest.bind()) {
+            Ok(a) => a,
+            Err(e) => {
+                godot_error!("{who}: {e}; none applied");
+                return;
+            }
+        };
+        let n = self.destinations.len();
+        if [
+            self.sources.len(),
+            self.kinds.len(),
+            self.axes.len(),
+            self.weights.len(),
+        ]
+        .iter()
+        .any(|&l| l != n)
+        {
+            godot_error!("{who}: the constraint arrays differ in length; none applied");
+            return;
+        }
+        let mut list = Vec::with_capacity(n);
+        for i in 0..n {
+            match tress_rig::constraint_rig::parse(
+                &avatar,
+                &self.destinations.as_slice()[i].to_string(),
+                &self.sources.as_slice()[i].to_string(),
+                &self.kinds.as_slice()[i].to_string(),
+                &self.axes.as_slice()[i].to_string(),
+                self.weights.as_slice()[i],
+            ) {
+                Ok(c) => list.push(c),
+                Err(e) => {
+                    godot_error!("{who}: constraint {i}: {e}; none applied");
+                    return;
+                }
+            }
+        }
+        let skel = self
+            .base()
+            .get_parent()
+            .and_then(|p| p.try_cast::<Skeleton3D>().ok());
+        let scene = self.base().get_owner();
+        match ConstraintRunner::new(&avatar, list, skel.as_ref(), scene.as_ref()) {
+            Ok(r) => self.runner = Some(r),
+            Err(e) => godot_error!("{who}: {e}; none applied"),
+        }
     }
 }

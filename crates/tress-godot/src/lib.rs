@@ -12,6 +12,9 @@
 //! - [`constraints::TressNodeConstraints`]: VRM node constraints after
 //!   animation, before the hair.
 //! - [`strand_hair::TressStrandHair`]: strand hair drawn as camera-facing ribbons.
+//! - [`editor_import::TressVrmImporter`]: `.vrm` files imported as scenes in
+//!   the editor ([`vrm_import`] builds them), their springs kept in
+//!   [`spring_config::TressSpringConfig`] resources.
 //! - [`editor_gizmos`]: the editor plugin drawing collider and chain gizmos.
 //!
 //! The hair and collider nodes are tool classes: they run in the editor too.
@@ -30,10 +33,14 @@ pub mod collider;
 pub mod constraints;
 pub mod convert;
 pub mod editor_gizmos;
+pub mod editor_import;
 mod files;
 pub mod inspector_rig;
+mod model_scene;
+pub mod spring_config;
 pub mod spring_hair;
 pub mod strand_hair;
+pub mod vrm_import;
 
 mod entry {
     // The one unsafe item of the crate; allowed here only.

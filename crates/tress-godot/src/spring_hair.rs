@@ -159,6 +159,11 @@ pub struct TressSpringHair {
     /// Hand-made rigs: avatar pseudo-node → the collider node it stands for.
     collider_nodes: Vec<(usize, Gd<Node3D>)>,
     chain_bones: Vec<Vec<i32>>,
+    /// A VRM avatar's springs stored in the scene (an imported `.vrm` sets
+    /// it): on ready the solver is built from it and the TressCollider3D
+    /// nodes it names, instead of from the hand-made chains.
+    #[export]
+    spring_config: Option<Gd<crate::spring_config::TressSpringConfig>>,
     base: Base<SkeletonModifier3D>,
 }
 
@@ -200,7 +205,12 @@ fn mode_of(i: i32) -> Mode {
 #[godot_api]
 impl ISkeletonModifier3D for TressSpringHair {
     fn ready(&mut self) {
-        if self.avatar.is_none() && !self.root_bones.is_empty() {
+        if self.avatar.is_some() {
+            return;
+        }
+        if let Some(cfg) = self.spring_config.clone() {
+            crate::spring_config::configure(self, &cfg);
+        } else if !self.root_bones.is_empty() {
             self.configure_from_inspector();
         }
     }
@@ -854,6 +864,14 @@ impl TressSpringHair {
         {
             godot_error!("TressSpringHair: could not apply the parameter scales: {e}");
         }
+    }
+
+    /// Avatar nodes that are not skeleton bones but plain Node3D nodes of
+    /// the scene (a file whose skin leaves the head out): attachments and
+    /// colliders on them follow those nodes. Takes effect at the next
+    /// configure.
+    pub fn set_node_frames(&mut self, frames: Vec<(usize, Gd<Node3D>)>) {
+        self.collider_nodes = frames;
     }
 
     /// The Skeleton3D this node is a child of, or an error in the log.

@@ -11,6 +11,7 @@ const CLASSES := {
 	"TressStrandHair": "camera-facing ribbons",
 	"TressCollider3D": "keeps spring hair out",
 	"TressNodeConstraints": "node constraints",
+	"TressSpringConfig": "springs as scene data",
 }
 
 func _enter_tree() -> void:
