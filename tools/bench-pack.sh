@@ -54,6 +54,9 @@ cp "$repo/godot-project/demo/godot_peer.gd"* "$project/demo/"
 cp "$repo/tests/export-game/tress.gdextension" "$project/"
 cp "$repo/tests/bench-pack/export_presets.cfg" "$project/"
 cp "$repo/assets/tress_avatar.vrm" "$project/bench/"
+# Loaded at run time with load_vrm: "keep" ships the file as it is, where
+# the .vrm importer would turn it into a scene and leave the file out.
+printf '[remap]\n\nimporter="keep"\n' >"$project/bench/tress_avatar.vrm.import"
 cp "$lib" "$project/libtress_godot.so"
 echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
 

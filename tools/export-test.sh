@@ -137,9 +137,9 @@ if ! diff <(tress_lines "$logs/export_pack_folder.log") <(tress_lines "$log") >"
 fi
 for want in \
 	"TressAvatar: cannot load 'res://bad/missing.vrm': file not found" \
-	"TressAvatar: cannot load 'res://bad/corrupt.vrm': not a valid glTF/VRM" \
-	"TressAvatar: cannot load 'res://bad/not_a_model.vrm': not a valid glTF/VRM" \
-	"TressAvatar: cannot load 'res://bad/lost_buffer.gltf': not a valid glTF/VRM" \
+	"TressAvatar: cannot load 'res://bad/corrupt.vrm': file truncated: the GLB header (byte 8) declares " \
+	"TressAvatar: cannot load 'res://bad/not_a_model.vrm': invalid JSON at line 1 column 2" \
+	"TressAvatar: cannot load 'res://bad/lost_buffer.gltf': buffers[0].uri: cannot read res://bad/lost.bin: file not found" \
 	"TressAvatar: cannot load animations 'res://bad/missing.vrma': file not found" \
 	"TressAvatar: cannot load animations 'res://bad/lost_buffer.gltf': " \
 	"TressSpringHair: cannot use 'res://bad/missing.vrm': file not found" \
