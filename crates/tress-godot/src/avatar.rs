@@ -9,6 +9,7 @@ use godot::prelude::*;
 use crate::constraints::{ConstraintRunner, TressNodeConstraints};
 use crate::convert::{quaternion, vector3};
 use crate::files;
+use crate::live::live;
 use crate::model_scene;
 use crate::spring_hair::TressSpringHair;
 use crate::strand_hair::TressStrandHair;
@@ -104,14 +105,17 @@ impl INode3D for TressAvatar {
         // After default-priority nodes (animation players), so scene
         // constraints read this frame's animated pose.
         self.base_mut().set_process_priority(100);
-        if !self.vrm_path.is_empty() && self.model.is_none() {
+        if !self.vrm_path.is_empty() && live(&self.model).is_none() {
             let path = self.vrm_path.clone();
             self.load_vrm(path);
         }
         if in_editor() {
             return;
         }
-        if !self.animation_file.is_empty() && self.model.is_some() && self.clip_names.is_empty() {
+        if !self.animation_file.is_empty()
+            && live(&self.model).is_some()
+            && self.clip_names.is_empty()
+        {
             let path = self.animation_file.clone();
             self.load_animations(path);
             if !self.autoplay.is_empty() {
@@ -218,13 +222,17 @@ impl TressAvatar {
     /// Removes the loaded model, if any.
     #[func]
     pub fn unload(&mut self) {
-        if let Some(mut m) = self.model.take() {
+        if let Some(mut m) = self.model.take().filter(|n| n.is_instance_valid()) {
             m.queue_free();
         }
-        if let Some(mut p) = self.player.take() {
+        if let Some(mut p) = self.player.take().filter(|n| n.is_instance_valid()) {
             p.queue_free();
         }
-        if let Some(mut c) = self.constraint_node.take() {
+        if let Some(mut c) = self
+            .constraint_node
+            .take()
+            .filter(|n| n.is_instance_valid())
+        {
             c.queue_free();
         }
         self.scene_constraints = None;
@@ -244,13 +252,13 @@ impl TressAvatar {
     #[func]
     pub fn load_animations(&mut self, path: GString) -> PackedStringArray {
         let file = path.to_string();
-        if self.vrm.is_none() || self.skeleton.is_none() {
+        if self.vrm.is_none() || live(&self.skeleton).is_none() {
             godot_error!(
                 "TressAvatar: load a VRM avatar with a skeleton before its animations ('{path}')"
             );
             return PackedStringArray::new();
         }
-        let (Some(vrm), Some(skeleton)) = (self.vrm.take(), self.skeleton.clone()) else {
+        let (Some(vrm), Some(skeleton)) = (self.vrm.take(), live(&self.skeleton)) else {
             return PackedStringArray::new();
         };
         // Taken to lend it while `self` is borrowed mutably; put back below.
@@ -335,15 +343,15 @@ impl TressAvatar {
     }
 
     fn ensure_player(&mut self) -> Gd<AnimationPlayer> {
-        if let Some(p) = &self.player {
-            return p.clone();
+        if let Some(p) = live(&self.player) {
+            return p;
         }
         let mut p = AnimationPlayer::new_alloc();
         p.set_name("TressAnimation");
         self.base_mut().add_child(&p);
         // The hair yields to the player on chains it animates (none of ours:
         // retargeting never writes hair tracks, but a user's clip may).
-        if let Some(hair) = self.hair.clone() {
+        if let Some(hair) = live(&self.hair) {
             let path = hair.get_path_to(&p);
             let mut hair = hair;
             hair.set("animation_player", &path.to_variant());
@@ -385,7 +393,7 @@ impl TressAvatar {
     /// Starts the current clip again from its first frame.
     #[func]
     pub fn restart_animation(&mut self) {
-        if let Some(mut p) = self.player.clone() {
+        if let Some(mut p) = live(&self.player) {
             let current = p.get_current_animation();
             if !current.is_empty() {
                 p.stop();
@@ -397,10 +405,10 @@ impl TressAvatar {
     /// Stops the clip and puts the body back in its rest pose.
     #[func]
     pub fn stop_animation(&mut self) {
-        if let Some(mut p) = self.player.clone() {
+        if let Some(mut p) = live(&self.player) {
             p.stop();
         }
-        if let Some(mut s) = self.skeleton.clone() {
+        if let Some(mut s) = live(&self.skeleton) {
             s.reset_bone_poses();
         }
     }
@@ -408,8 +416,7 @@ impl TressAvatar {
     /// The clip playing now ("" when none).
     #[func]
     pub fn get_current_animation(&self) -> GString {
-        self.player
-            .as_ref()
+        live(&self.player)
             .filter(|p| p.is_playing())
             .map_or_else(GString::new, |p| p.get_current_animation().clone())
     }
@@ -417,13 +424,13 @@ impl TressAvatar {
     /// The AnimationPlayer holding the retargeted clips, or null.
     #[func]
     pub fn get_animation_player(&self) -> Option<Gd<AnimationPlayer>> {
-        self.player.clone()
+        live(&self.player)
     }
 
     /// The TressSpringHair added on load, or null.
     #[func]
     pub fn get_hair_node(&self) -> Option<Gd<TressSpringHair>> {
-        self.hair.clone()
+        live(&self.hair)
     }
 
     /// The skeleton bone of a VRM humanoid bone (`head`, `leftHand`, …, VRM
@@ -436,7 +443,7 @@ impl TressAvatar {
     }
 
     fn attach_hair(&mut self, vrm: tress_vrm::Avatar, file: &str) {
-        let Some(skel) = self.skeleton.as_mut() else {
+        let Some(mut skel) = live(&self.skeleton) else {
             godot_warn!("TressAvatar: '{file}' has no skeleton; no spring hair");
             return;
         };
@@ -463,7 +470,7 @@ impl TressAvatar {
         } else {
             vrm
         };
-        let frames = crate::spring_config::node_frames(&vrm, skel, self.model.as_ref());
+        let frames = crate::spring_config::node_frames(&vrm, &skel, self.model.as_ref());
         hair.bind_mut().set_node_frames(frames);
         if hair.bind_mut().configure_from_avatar(vrm) {
             self.hair = Some(hair);
@@ -505,7 +512,7 @@ impl TressAvatar {
     }
 
     fn mesh_instances(&self) -> Vec<Gd<MeshInstance3D>> {
-        let Some(model) = self.model.as_ref() else {
+        let Some(model) = live(&self.model) else {
             return Vec::new();
         };
         model
@@ -527,7 +534,7 @@ impl TressAvatar {
     /// Hides every mesh instance whose node name or mesh name is listed;
     /// shows the others. A listed name that matches nothing is reported.
     fn apply_hidden_meshes(&mut self) {
-        if self.model.is_none() {
+        if live(&self.model).is_none() {
             return;
         }
         let wanted: Vec<String> = self
@@ -615,7 +622,11 @@ impl TressAvatar {
     /// skeleton (a TressNodeConstraints modifier placed before the hair) when
     /// a constrained node is a bone, else in this node's `process`.
     fn rebuild_constraints(&mut self) -> bool {
-        if let Some(mut c) = self.constraint_node.take() {
+        if let Some(mut c) = self
+            .constraint_node
+            .take()
+            .filter(|n| n.is_instance_valid())
+        {
             c.queue_free();
         }
         self.scene_constraints = None;
@@ -628,8 +639,8 @@ impl TressAvatar {
         let runner = match ConstraintRunner::new(
             vrm,
             self.constraint_list.clone(),
-            self.skeleton.as_ref(),
-            self.model.as_ref(),
+            live(&self.skeleton).as_ref(),
+            live(&self.model).as_ref(),
         ) {
             Ok(r) => r,
             Err(e) => {
@@ -640,7 +651,7 @@ impl TressAvatar {
                 return false;
             }
         };
-        match self.skeleton.clone() {
+        match live(&self.skeleton) {
             Some(mut skel) if runner.uses_bones() => {
                 let mut node = TressNodeConstraints::new_alloc();
                 node.set_name("TressNodeConstraints");
@@ -658,7 +669,7 @@ impl TressAvatar {
     /// The TressStrandHair added for `strand_groom`, or null.
     #[func]
     pub fn get_strand_node(&self) -> Option<Gd<TressStrandHair>> {
-        self.strands.clone()
+        live(&self.strands)
     }
 
     /// Grows `strand_groom` on the head bone: a BoneAttachment3D carries a
@@ -666,7 +677,7 @@ impl TressAvatar {
     /// model space, with the VRM colliders on the head as collision shapes.
     fn attach_strands(&mut self, vrm: &tress_vrm::Avatar) {
         let groom = self.strand_groom.clone();
-        let Some(mut skel) = self.skeleton.clone() else {
+        let Some(mut skel) = live(&self.skeleton) else {
             godot_warn!("TressAvatar: no skeleton; strand hair '{groom}' not added");
             return;
         };
@@ -734,13 +745,13 @@ impl TressAvatar {
     /// The avatar's Skeleton3D, or null before a successful load.
     #[func]
     pub fn get_skeleton(&self) -> Option<Gd<Skeleton3D>> {
-        self.skeleton.clone()
+        live(&self.skeleton)
     }
 
     /// Number of bones of the loaded skeleton (0 before a load).
     #[func]
     pub fn bone_count(&self) -> i32 {
-        self.skeleton.as_ref().map_or(0, |s| s.get_bone_count())
+        live(&self.skeleton).map_or(0, |s| s.get_bone_count())
     }
 
     /// Test hook: panics on purpose, so the Godot runner's self-test can show

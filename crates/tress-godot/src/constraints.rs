@@ -116,6 +116,9 @@ impl ConstraintRunner {
                         scale: vec3(s.get_bone_pose_scale(*b)),
                     }
                 }),
+                // Freed nodes read as rest and are not written: release
+                // builds skip gdext's liveness checks (Cargo.toml).
+                Target::Node(n) if !n.is_instance_valid() => None,
                 Target::Node(n) => {
                     let q = n.get_quaternion();
                     Some(LocalPose {
@@ -139,7 +142,8 @@ impl ConstraintRunner {
                         s.set_bone_pose_rotation(*b, quaternion(q));
                     }
                 }
-                Target::Node(n) => n.set_quaternion(quaternion(q)),
+                Target::Node(n) if n.is_instance_valid() => n.set_quaternion(quaternion(q)),
+                Target::Node(_) => {}
                 Target::Rest => {}
             }
         }

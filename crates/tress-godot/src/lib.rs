@@ -36,6 +36,7 @@ pub mod editor_gizmos;
 pub mod editor_import;
 mod files;
 pub mod inspector_rig;
+mod live;
 mod model_scene;
 pub mod spring_config;
 pub mod spring_hair;

@@ -289,7 +289,11 @@ impl ISkeletonModifier3D for TressSpringHair {
             let xf = match source {
                 FrameSource::Bone(b) => skel_xf * skel.get_bone_global_pose(*b),
                 FrameSource::Skeleton => skel_xf,
-                FrameSource::Node(n) => n.get_global_transform(),
+                // A freed collider node keeps its last pose (the hand-made
+                // rig rebuilds without it); never a call on a dead object:
+                // release builds skip gdext's liveness checks (Cargo.toml).
+                FrameSource::Node(n) if n.is_instance_valid() => n.get_global_transform(),
+                FrameSource::Node(_) => continue,
             };
             rig.world.set_frame_pose(fi, pose_and_scale(&xf).0);
         }

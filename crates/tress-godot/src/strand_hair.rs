@@ -487,7 +487,14 @@ impl TressStrandHair {
             a[o..o + 4].copy_from_slice(&side.to_le_bytes());
             a[o + 4..o + 8].copy_from_slice(&along.to_le_bytes());
         }
-        let mut instance = match self.instance.clone() {
+        // A ribbon node freed from outside is made again (and never
+        // called: release builds skip gdext's liveness checks).
+        let mut instance = match self
+            .instance
+            .as_ref()
+            .filter(|i| i.is_instance_valid())
+            .cloned()
+        {
             Some(i) => i,
             None => {
                 let mut i = MeshInstance3D::new_alloc();
