@@ -176,7 +176,7 @@ impl TressAvatar {
         };
         self.unload();
         self.base_mut().add_child(&scene);
-        self.skeleton = find_skeleton(&scene);
+        self.skeleton = model_scene::find_skeleton(&scene);
         self.model = Some(scene);
         // The VRM extensions (humanoid, springs, colliders) come from our
         // own loader; Godot's GLTFDocument does not read them.
@@ -776,15 +776,4 @@ fn imported_hint(path: &GString) -> String {
 
 fn in_editor() -> bool {
     godot::classes::Engine::singleton().is_editor_hint()
-}
-
-fn find_skeleton(root: &Gd<Node>) -> Option<Gd<Skeleton3D>> {
-    root.find_children_ex("*")
-        .type_("Skeleton3D")
-        .recursive(true)
-        .owned(false)
-        .done()
-        .iter_shared()
-        .next()
-        .and_then(|n| n.try_cast::<Skeleton3D>().ok())
 }

@@ -10,6 +10,7 @@
 
 use godot::classes::{
     Engine, GltfDocument, GltfDocumentExtension, GltfState, IGltfDocumentExtension, Node, Node3D,
+    Skeleton3D,
 };
 use godot::global::Error as GdError;
 use godot::prelude::*;
@@ -42,6 +43,18 @@ pub(crate) fn generate(file: &str, bytes: &PackedByteArray) -> Result<Gd<Node>, 
     }
     doc.generate_scene(&state)
         .ok_or_else(|| "parsed but produced no scene".to_owned())
+}
+
+/// The model's first Skeleton3D (GLTFDocument makes one per skin).
+pub(crate) fn find_skeleton(root: &Gd<Node>) -> Option<Gd<Skeleton3D>> {
+    root.find_children_ex("*")
+        .type_("Skeleton3D")
+        .recursive(true)
+        .owned(false)
+        .done()
+        .iter_shared()
+        .next()
+        .and_then(|n| n.try_cast::<Skeleton3D>().ok())
 }
 
 /// Turns a VRM 0.x model (which faces −Z) to face +Z like VRM 1.0, as

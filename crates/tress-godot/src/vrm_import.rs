@@ -76,7 +76,7 @@ pub fn build(file: &str, opts: &ImportOptions) -> Result<Gd<Node3D>, String> {
     root.set_name(stem.as_str());
     model_scene::face_plus_z(&model, vrm.format);
     root.add_child(&model);
-    let skeleton = find_skeleton(&model);
+    let skeleton = model_scene::find_skeleton(&model);
     match skeleton {
         Some(mut skel) => {
             let rest = add_hair(&mut skel, &model, &vrm, opts);
@@ -93,17 +93,6 @@ pub fn build(file: &str, opts: &ImportOptions) -> Result<Gd<Node3D>, String> {
     let owner = root.clone().upcast::<Node>();
     own_all(&owner, &owner);
     Ok(root)
-}
-
-fn find_skeleton(root: &Gd<Node>) -> Option<Gd<Skeleton3D>> {
-    root.find_children_ex("*")
-        .type_("Skeleton3D")
-        .recursive(true)
-        .owned(false)
-        .done()
-        .iter_shared()
-        .next()
-        .and_then(|n| n.try_cast::<Skeleton3D>().ok())
 }
 
 /// Adds the colliders and the configured `TressSpringHair`; returns the
