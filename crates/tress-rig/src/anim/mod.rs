@@ -6,15 +6,19 @@
 //! - [`Retargeter`]: source skeleton + map → target avatar; retargets clips
 //!   into [`Clip`]s (our clip type; [`Clip::to_animation`] gives glTF
 //!   channels, [`clip_glb`] a `.glb`).
+//! - [`bvh`]: BVH motion capture read as a source skeleton and clip;
+//!   [`source`]: any clip file (glTF, VRM, VRMA, BVH) read by its kind.
 //! - [`checks`]: validation (bones, finite values, unit quaternions, no hair
 //!   tracks) and measurements (feet on the ground, hands outside the torso).
 
 pub mod bone_map;
+pub mod bvh;
 pub mod checks;
 pub mod clip;
 pub mod retarget;
 pub mod sample;
 pub mod soles;
+pub mod source;
 
 pub use bone_map::{BoneMap, MapSource};
 pub use clip::{Clip, Track};
