@@ -113,7 +113,7 @@ pub struct RetargetArgs {
     /// The avatar whose skeleton receives the clips (.vrm or .glb)
     #[arg(value_name = "AVATAR")]
     pub avatar: PathBuf,
-    /// The file holding the clips (.vrma, .glb or .gltf)
+    /// The file holding the clips (.vrma, .glb, .gltf or .bvh)
     #[arg(value_name = "ANIMATION")]
     pub animation: PathBuf,
     /// A clip to retarget, by name; repeat for several [default: every clip in ANIMATION]
@@ -136,7 +136,7 @@ pub struct ExportArgs {
     /// The avatar file the animation is added to (.vrm or .glb)
     #[arg(value_name = "AVATAR")]
     pub avatar: PathBuf,
-    /// The file holding the clip (.vrma, .glb or .gltf)
+    /// The file holding the clip (.vrma, .glb, .gltf or .bvh)
     #[arg(long, value_name = "FILE")]
     pub anim: PathBuf,
     /// The clip to export, by name

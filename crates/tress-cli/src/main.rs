@@ -97,6 +97,41 @@ fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, tress_vrm::Avatar)>, Strin
         .collect()
 }
 
+/// Animation sources: glTF / VRM / VRMA, or BVH (its notes on stderr).
+fn load_clip_files(paths: &[PathBuf]) -> Result<Vec<(String, tress_vrm::Avatar)>, String> {
+    paths
+        .iter()
+        .map(|p| {
+            load_clip_file(p)
+                .map(|a| (label(p), a))
+                .map_err(|e| format!("{}: {e}", p.display()))
+        })
+        .collect()
+}
+
+/// One animation source; a BVH's notes (units, how its bones were mapped)
+/// go to stderr.
+fn load_clip_file(path: &Path) -> Result<tress_vrm::Avatar, String> {
+    let a = tress_rig::anim::source::load_path(path)?;
+    // A BVH's first warning says its units; glTF warnings stay with `inspect`.
+    if a.warnings
+        .first()
+        .is_some_and(|w| w.message.starts_with("BVH offsets"))
+    {
+        for w in &a.warnings {
+            eprintln!("note: {}: {w}", path.display());
+        }
+    }
+    Ok(a)
+}
+
+/// An animation source, or says why not on stderr.
+fn load_clips_or_report(path: &Path) -> Option<tress_vrm::Avatar> {
+    load_clip_file(path)
+        .map_err(|e| eprintln!("error: {}: {e}", path.display()))
+        .ok()
+}
+
 fn validate_anim(args: &ValidateAnimArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let missing: Vec<&PathBuf> = args
@@ -114,7 +149,7 @@ fn validate_anim(args: &ValidateAnimArgs) -> ExitCode {
         }
         return ExitCode::FAILURE;
     }
-    let (avatars, sources) = match (load_all(&args.avatars), load_all(&args.clips)) {
+    let (avatars, sources) = match (load_all(&args.avatars), load_clip_files(&args.clips)) {
         (Ok(a), Ok(s)) => (a, s),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("error: {e}");
@@ -190,7 +225,7 @@ fn export(args: &ExportArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let Some(source) = load_or_report(&args.anim) else {
+    let Some(source) = load_clips_or_report(&args.anim) else {
         return ExitCode::FAILURE;
     };
     let Some(r) = retargeter_or_report(&source, &target, &args.anim) else {
@@ -259,7 +294,7 @@ fn retarget(args: &RetargetArgs) -> ExitCode {
     use tress_rig::anim::{RetargetOptions, clip_glb};
     let (Some(target), Some(source)) = (
         load_or_report(&args.avatar),
-        load_or_report(&args.animation),
+        load_clips_or_report(&args.animation),
     ) else {
         return ExitCode::FAILURE;
     };

@@ -184,9 +184,7 @@ fn wrong_and_broken_files_say_what_and_where() {
                 "-o".as_ref(),
                 out.as_os_str(),
             ],
-            format!(
-                "error: {bvh_s}: this is a BVH motion capture file (.bvh), not a glTF / VRM file: BVH is not read yet"
-            ),
+            format!("error: {bvh_s}: BVH line 4, joint `Hips`: expected `OFFSET`, found `}}`"),
         ),
         (
             vec!["inspect".as_ref(), tscn.as_os_str()],

@@ -275,13 +275,23 @@ impl TressAvatar {
         skeleton: &Gd<Skeleton3D>,
     ) -> PackedStringArray {
         let mut added = PackedStringArray::new();
-        let source = match files::load_model(file) {
+        let source = match files::load_clips(file) {
             Ok(s) => s,
             Err(e) => {
                 godot_error!("TressAvatar: cannot load animations '{path}': {e}");
                 return added;
             }
         };
+        // A BVH says its units and how its bones were mapped.
+        if source
+            .warnings
+            .first()
+            .is_some_and(|w| w.message.starts_with("BVH offsets"))
+        {
+            for w in &source.warnings {
+                godot_print!("TressAvatar: {path}: {w}");
+            }
+        }
         let retargeter = match tress_rig::anim::Retargeter::detect(&source, vrm) {
             Ok(r) => r,
             Err(e) => {

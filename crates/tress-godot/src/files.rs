@@ -6,6 +6,7 @@
 //! - [`read_beside`]: a file named relative to another (a `.gltf`'s
 //!   external buffers), for `tress_vrm::load_bytes_with`;
 //! - [`load_model`]: a glTF/VRM/VRMA read by our loader, buffers and all;
+//! - [`load_clips`]: an animation source, BVH included;
 //! - [`folder_of`]: the folder a file's relative references start from.
 
 use godot::builtin::PackedByteArray;
@@ -52,6 +53,14 @@ pub(crate) fn load_model(file: &str) -> Result<tress_vrm::Avatar, String> {
     let bytes = read(file)?;
     tress_vrm::load_bytes_with(bytes.as_slice(), |rel| read_beside(file, rel))
         .map_err(|e| e.to_string())
+}
+
+/// Reads an animation source at `file`: glTF / VRM / VRMA by our loader,
+/// BVH by `tress_rig::anim::bvh` (clip named after the file); the error is
+/// the reason, as for [`read`].
+pub(crate) fn load_clips(file: &str) -> Result<tress_vrm::Avatar, String> {
+    let bytes = read(file)?;
+    tress_rig::anim::source::load_bytes_with(bytes.as_slice(), file, |rel| read_beside(file, rel))
 }
 
 /// The folder of `file` with its trailing separator (`res://clips/` for

@@ -77,7 +77,7 @@ impl FileKind {
     pub fn advice(self, wanted: &str) -> String {
         let what_to_do = match self {
             Self::Bvh => {
-                "BVH is not read yet; convert it to .vrma or .glb (Blender imports BVH and exports glTF)"
+                "BVH is read as an animation (tress retarget, tress validate-anim --clips, TressAvatar.load_animations), not as an avatar or a groom"
             }
             Self::Fbx => "convert it to .glb (Blender imports FBX and exports glTF)",
             Self::GodotScene | Self::GodotResource => {
@@ -249,7 +249,7 @@ mod tests {
             "this is a Godot scene (.tscn), not a glTF / VRM file: Godot's own text files are not read; export the scene as .glb from Godot (Scene > Export As > glTF 2.0)"
         );
         assert!(FileKind::Bvh.advice("a groom").starts_with(
-            "this is a BVH motion capture file (.bvh), not a groom: BVH is not read yet"
+            "this is a BVH motion capture file (.bvh), not a groom: BVH is read as an animation"
         ));
     }
 }

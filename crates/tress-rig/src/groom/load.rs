@@ -105,7 +105,7 @@ mod tests {
         // Other formats are named, with what to use instead.
         #[rustfmt::skip]
         let cases: &[(&str, &[u8], &str)] = &[
-            ("walk.bvh", b"HIERARCHY\nROOT Hips\n", "this is a BVH motion capture file (.bvh), not a groom (.tfx or OBJ polylines): BVH is not read yet"),
+            ("walk.bvh", b"HIERARCHY\nROOT Hips\n", "this is a BVH motion capture file (.bvh), not a groom (.tfx or OBJ polylines): BVH is read as an animation (tress retarget, tress validate-anim --clips, TressAvatar.load_animations), not as an avatar or a groom"),
             ("hair.tfx", b"glTF\x02\0\0\0", "this is a binary glTF file (.glb), not a groom (.tfx or OBJ polylines): avatars and animations are read by the glTF / VRM loader"),
             ("hair.tscn", b"[gd_scene format=3]\n", "this is a Godot scene (.tscn), not a groom"),
         ];

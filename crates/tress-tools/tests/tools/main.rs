@@ -2,6 +2,7 @@
 
 extern crate alloc;
 
+mod bvh;
 mod common;
 mod export;
 mod fit;

@@ -286,7 +286,7 @@ fn other_formats_are_named_not_parsed() {
     tfx.resize(160, 0);
     #[rustfmt::skip]
     let cases: &[(&[u8], &str)] = &[
-        (b"HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n", "this is a BVH motion capture file (.bvh), not a glTF / VRM file: BVH is not read yet"),
+        (b"HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n", "this is a BVH motion capture file (.bvh), not a glTF / VRM file: BVH is read as an animation (tress retarget, tress validate-anim --clips, TressAvatar.load_animations), not as an avatar or a groom"),
         (b"[gd_scene load_steps=2 format=3]\n", "this is a Godot scene (.tscn), not a glTF / VRM file: Godot's own text files are not read; export the scene as .glb from Godot"),
         (b"[gd_resource type=\"Animation\" format=3]\n", "this is a Godot resource (.tres), not a glTF / VRM file"),
         (&tfx, "this is a TressFX groom (.tfx), not a glTF / VRM file"),
