@@ -23,9 +23,22 @@ LIMIT=$((WATCHDOG + 30))
 logs="$repo/target/godot-logs"
 mkdir -p "$logs"
 
+# render_bvh plays BVH files Tress's own exporter writes from the Universal
+# Animation Library (CMU names and order; Rigify names in YXZ order) into
+# target/bvh/; without ../shared the test says SKIPPED.
+write_bvh_clips() {
+	local lib="$repo/../shared/assets/quaternius-ual1/AnimationLibrary_Godot_Standard.gltf"
+	[ -f "$lib" ] || return 0
+	mkdir -p "$repo/target/bvh"
+	(cd "$repo" && nice -n 19 cargo run -q -p tress-cli -- bvh "$lib" --clip Walk_Loop \
+		-o target/bvh/Walk_Loop.bvh && nice -n 19 cargo run -q -p tress-cli -- bvh "$lib" \
+		--clip Idle_Loop --order YXZ --source-names -o target/bvh/Idle_Loop.bvh) >/dev/null
+}
+
 # run_one NAME -> 0 pass, 1 fail; prints one line.
 run_one() {
 	local name="$1" log="$logs/${1//\//_}.log" rc mode
+	[ "$name" = render_bvh ] && write_bvh_clips
 	case "$(basename "$name")" in
 	render_*) mode=(--xvfb -- --rendering-driver opengl3) ;;
 	*) mode=(-- --headless) ;;

@@ -62,6 +62,12 @@ pub enum Command {
     /// With --bake, its spring hair is simulated over the clip and recorded
     /// as tracks too, so any glTF player shows the hair moving.
     Export(ExportArgs),
+    /// Write one body clip as BVH motion capture
+    ///
+    /// The source's humanoid body (no fingers) in its rest positions, each
+    /// joint's rotation change from rest as Euler angles in the given
+    /// order, centimetres; CMU-style joint names unless --source-names.
+    Bvh(BvhArgs),
     /// Write the built-in test avatars, or check the committed ones
     GenerateAssets(GenerateAssetsArgs),
     /// Measure hair quality on the standard head-motion run
@@ -128,6 +134,47 @@ pub struct RetargetArgs {
     /// Where to write the skeleton and its clips (.glb)
     #[arg(short = 'o', value_name = "OUT.glb")]
     pub out: PathBuf,
+}
+
+/// The arguments of `tress bvh` (its help is on [`Command`]).
+#[derive(Debug, Args)]
+pub struct BvhArgs {
+    /// The file holding the clip (.gltf, .glb, .vrma or .bvh)
+    #[arg(value_name = "ANIMATION")]
+    pub animation: PathBuf,
+    /// The clip to write, by name
+    #[arg(long, value_name = "NAME")]
+    pub clip: String,
+    /// Rotation channel order, three distinct letters of X, Y, Z
+    #[arg(long, default_value = "ZXY", value_parser = parse_order)]
+    pub order: RotationOrder,
+    /// Keep the source's node names [default: CMU-style names: Hips, LeftUpLeg, Spine1, …]
+    #[arg(long)]
+    pub source_names: bool,
+    /// Where to write the BVH
+    #[arg(short = 'o', value_name = "OUT.bvh")]
+    pub out: PathBuf,
+}
+
+/// A rotation channel order (`ZXY`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RotationOrder(pub [tress_rig::anim::bvh::euler::Axis; 3]);
+
+fn parse_order(s: &str) -> Result<RotationOrder, String> {
+    use tress_rig::anim::bvh::euler::Axis;
+    let axes: Vec<Axis> = s
+        .chars()
+        .map(|c| match c.to_ascii_uppercase() {
+            'X' => Ok(Axis::X),
+            'Y' => Ok(Axis::Y),
+            'Z' => Ok(Axis::Z),
+            other => Err(format!("`{other}` is not an axis (X, Y or Z)")),
+        })
+        .collect::<Result<_, _>>()?;
+    match axes.as_slice() {
+        [a, b, c] if a != b && b != c && a != c => Ok(RotationOrder([*a, *b, *c])),
+        _ => Err(format!("`{s}` is not three distinct axes (e.g. ZXY)")),
+    }
 }
 
 /// The arguments of `tress export` (its help is on [`Command`]).

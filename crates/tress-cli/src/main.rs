@@ -17,6 +17,8 @@
 //!   three-vrm's two `.vrma` clips, from `assets/` and `../shared/assets/`);
 //! - `retarget AVATAR ANIMATION [--clip NAME]... [--keep-travel] [--no-loop]
 //!   -o OUT.glb`: the avatar's skeleton with the clips retargeted onto it;
+//! - `bvh ANIMATION --clip NAME [--order ZXY] [--source-names] -o OUT.bvh`:
+//!   one body clip written as BVH motion capture (centimetres);
 //! - `generate-assets [DIR]`: writes the built-in test avatars into DIR
 //!   (default `assets/`); `--check` compares instead of writing and fails
 //!   when the committed files differ from a fresh generation;
@@ -45,7 +47,7 @@ use clap::Parser as _;
 use tress_tools::avatar;
 
 use crate::cli::{
-    Cli, Command, ExportArgs, FitArgs, FitCollidersArgs, GenerateAssetsArgs, InspectArgs,
+    BvhArgs, Cli, Command, ExportArgs, FitArgs, FitCollidersArgs, GenerateAssetsArgs, InspectArgs,
     MeasureArgs, RetargetArgs, UnfitArgs, ValidateAnimArgs,
 };
 use crate::progress::Progress;
@@ -286,6 +288,53 @@ fn export(args: &ExportArgs) -> ExitCode {
             "body only"
         },
         started.elapsed().as_secs_f64() * 1000.0
+    );
+    ExitCode::SUCCESS
+}
+
+fn write_bvh(args: &BvhArgs) -> ExitCode {
+    use tress_tools::bvh_out::{BvhOptions, JointNames};
+    let Some(source) = load_clips_or_report(&args.animation) else {
+        return ExitCode::FAILURE;
+    };
+    let Some(map) = tress_rig::anim::BoneMap::detect(&source) else {
+        eprintln!(
+            "error: {}: {}",
+            args.animation.display(),
+            tress_rig::anim::RetargetError::NoSourceMap
+        );
+        return ExitCode::FAILURE;
+    };
+    let Some(clip) = source.animations.iter().find(|a| a.name == args.clip) else {
+        let available = source.animations.iter().map(|a| a.name.clone()).collect();
+        eprintln!(
+            "error: {}: {}",
+            args.animation.display(),
+            tress_rig::anim::RetargetError::NoSuchClip {
+                name: args.clip.clone(),
+                available
+            }
+        );
+        return ExitCode::FAILURE;
+    };
+    let opts = BvhOptions {
+        order: args.order.0,
+        names: if args.source_names {
+            JointNames::Source
+        } else {
+            JointNames::Cmu
+        },
+        units_per_metre: 100.0,
+    };
+    let text = tress_tools::bvh_out::write_bvh(&source, &map, clip, &opts);
+    if !write_or_report(&args.out, &text) {
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "wrote {}: `{}`, {} bytes",
+        args.out.display(),
+        args.clip,
+        text.len()
     );
     ExitCode::SUCCESS
 }
@@ -600,6 +649,7 @@ fn main() -> ExitCode {
         Command::Inspect(a) => inspect(a),
         Command::ValidateAnim(a) => validate_anim(a),
         Command::Retarget(a) => retarget(a),
+        Command::Bvh(a) => write_bvh(a),
         Command::Export(a) => export(a),
         Command::GenerateAssets(a) => generate_assets(a),
         Command::Measure(a) => measure(a),

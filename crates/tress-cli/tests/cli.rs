@@ -5,11 +5,12 @@ use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "inspect",
     "validate-anim",
     "retarget",
     "export",
+    "bvh",
     "generate-assets",
     "measure",
     "fit-colliders",
@@ -257,6 +258,71 @@ fn unnamed_clips_are_clip0_to_export() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).ends_with("no clip named `Walk`; the file has: clip0\n"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue #18: `tress bvh` writes a library clip as BVH and `retarget` and
+/// `validate-anim` take it back, saying its units and how its bones were
+/// mapped.
+#[test]
+fn a_bvh_clip_is_written_and_retargeted() {
+    let Some(shared) = tress_testkit::shared_assets() else {
+        return;
+    };
+    let dir = Scratch::new("bvh");
+    let lib = shared.join("quaternius-ual1/AnimationLibrary_Godot_Standard.gltf");
+    let bvh = dir.0.join("Walk_Loop.bvh");
+    let o = tress(&[
+        "bvh".as_ref(),
+        lib.as_os_str(),
+        "--clip".as_ref(),
+        "Walk_Loop".as_ref(),
+        "-o".as_ref(),
+        bvh.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = dir.0.join("walk.glb");
+    let avatar = assets().join("tress_avatar.vrm");
+    let o = tress(&[
+        "retarget".as_ref(),
+        avatar.as_os_str(),
+        bvh.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("BVH offsets read as centimetres"), "{err}");
+    assert!(err.contains("22 humanoid bones mapped by"), "{err}");
+    let back = tress_vrm::load_path(&out).unwrap();
+    assert_eq!(back.animations.len(), 1);
+    assert_eq!(back.animations[0].name, "Walk_Loop");
+    let o = tress(&[
+        "validate-anim".as_ref(),
+        "--avatar".as_ref(),
+        avatar.as_os_str(),
+        "--clips".as_ref(),
+        bvh.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("| Walk_Loop | 33 | 17 | loop |"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("1 of 1 clip × avatar pairs pass"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tress(&[
+        "bvh", "x.gltf", "--clip", "a", "--order", "XXY", "-o", "o.bvh",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("not three distinct axes"),
         "{}",
         stderr(&o)
     );

@@ -84,6 +84,20 @@ struct Out {
     name: String,
 }
 
+/// `v` to 1e-4, with `-0.0000` written `0.0000` (one spelling keeps files
+/// comparable).
+fn num(v: f32) -> String {
+    let t = format!("{v:.4}");
+    if t.trim_start_matches('-')
+        .bytes()
+        .all(|c| c == b'0' || c == b'.')
+    {
+        t.trim_start_matches('-').to_owned()
+    } else {
+        t
+    }
+}
+
 fn rotation(m: &Mat4) -> Quat {
     quat::normalize(tress_core::math::affine::decompose(m).1)
 }
@@ -152,7 +166,7 @@ pub fn write_bvh(source: &Avatar, map: &BoneMap, clip: &Animation, opts: &BvhOpt
         let kw = if j.parent.is_none() { "ROOT" } else { "JOINT" };
         let o = offset(j) * k;
         let _ = writeln!(s, "{pad}{kw} {}\n{pad}{{", j.name);
-        let _ = writeln!(s, "{pad}  OFFSET {:.4} {:.4} {:.4}", o.x, o.y, o.z);
+        let _ = writeln!(s, "{pad}  OFFSET {} {} {}", num(o.x), num(o.y), num(o.z));
         if j.parent.is_none() {
             let _ = writeln!(
                 s,
@@ -170,8 +184,10 @@ pub fn write_bvh(source: &Avatar, map: &BoneMap, clip: &Animation, opts: &BvhOpt
             let e = o * 0.5;
             let _ = writeln!(
                 s,
-                "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET {:.4} {:.4} {:.4}\n{pad}  }}",
-                e.x, e.y, e.z
+                "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET {} {} {}\n{pad}  }}",
+                num(e.x),
+                num(e.y),
+                num(e.z)
             );
         }
         for c in kids {
@@ -224,12 +240,12 @@ pub fn write_bvh(source: &Avatar, map: &BoneMap, clip: &Animation, opts: &BvhOpt
                 Some(p) => quat::normalize(quat::mul(change[p].inverse(), change[i])),
                 None => {
                     let h = world[j.node].w_axis.truncate() * k;
-                    row.extend([h.x, h.y, h.z].map(|v| format!("{v:.4}")));
+                    row.extend([h.x, h.y, h.z].map(num));
                     change[i]
                 }
             };
             let a = euler::decompose(l, opts.order);
-            row.extend(a.map(|v| format!("{v:.4}")));
+            row.extend(a.map(num));
         }
         // `-0.0000` and `0.0000` mean the same; one spelling keeps files
         // comparable.
