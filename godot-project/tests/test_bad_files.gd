@@ -1,4 +1,5 @@
 ## Issue #18: the nodes hand bad files to the readers and keep running. A BVH
+## with no CHANNELS (read by load_animations, and not a model)
 ## given as a model or as animations, the built-in avatar cut to 1000 bytes,
 ## and a `.tfx` whose strand count does not fit its file are refused (the log says what each is and where: see
 ## target/godot-logs/test_bad_files.log); a `.tfx` with one zero-length strand
