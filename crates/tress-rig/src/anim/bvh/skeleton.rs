@@ -37,9 +37,22 @@ pub fn rest_positions(bvh: &Bvh) -> Vec<Vec3> {
     p
 }
 
-/// A human stands 1–2 m tall. A skeleton whose largest rest extent is
-/// above 3 units cannot be in metres; BVH files from motion capture are in
-/// centimetres (CMU, Mixamo exports), so that is what such a file is read as.
+/// Units tried, in this order: the first that makes the skeleton's largest
+/// rest extent a human's 0.9–2.4 m wins. CMU's motion capture (the
+/// cgspeed BVH conversions) uses the ASF's `length 0.45`: one unit is
+/// 1/0.45 inch.
+pub const UNITS: [(&str, f32); 5] = [
+    ("metres", 1.0),
+    ("centimetres", 0.01),
+    ("millimetres", 0.001),
+    ("inches", 0.0254),
+    ("CMU units (1/0.45 inch)", 0.0254 / 0.45),
+];
+
+/// The unit of a skeleton's offsets, judged from its size ([`UNITS`]);
+/// none fitting, centimetres above 3 units and metres below. Only reports
+/// and warnings depend on it: the retarget scales hips motion by the
+/// leg-length ratio, whatever the unit.
 #[must_use]
 pub fn detect_units(bvh: &Bvh) -> Units {
     let p = rest_positions(bvh);
@@ -52,18 +65,15 @@ pub fn detect_units(bvh: &Bvh) -> Units {
     } else {
         (hi - lo).max_element()
     };
-    if extent > 3.0 {
-        Units {
-            metres_per_unit: 0.01,
-            extent,
-            name: "centimetres",
-        }
-    } else {
-        Units {
-            metres_per_unit: 1.0,
-            extent,
-            name: "metres",
-        }
+    let (name, metres_per_unit) = UNITS
+        .iter()
+        .copied()
+        .find(|(_, m)| (0.9..=2.4).contains(&(extent * m)))
+        .unwrap_or(if extent > 3.0 { UNITS[1] } else { UNITS[0] });
+    Units {
+        metres_per_unit,
+        extent,
+        name,
     }
 }
 

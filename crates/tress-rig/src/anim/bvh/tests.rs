@@ -233,6 +233,40 @@ fn sides_follow_the_facing_from_the_feet() {
     assert_eq!(a.nodes[h.bone("leftHand").unwrap()].name, "LeftHand");
 }
 
+/// The same skeleton written in CMU's units (1/0.45 inch, 5.644 cm) and in
+/// millimetres reads at the same height in metres.
+#[test]
+fn units_are_judged_from_the_skeleton_size() {
+    let scaled = |k: f32| -> String {
+        TINY.lines()
+            .map(|l| match l.trim_start().strip_prefix("OFFSET ") {
+                Some(rest) => {
+                    let v: Vec<String> = rest
+                        .split_whitespace()
+                        .map(|x| format!("{}", x.parse::<f32>().unwrap() * k))
+                        .collect();
+                    format!("OFFSET {}\n", v.join(" "))
+                }
+                None => format!("{l}\n"),
+            })
+            .collect()
+    };
+    for (k, unit) in [
+        (1.0, "centimetres"),
+        (0.45 / 2.54, "CMU units"),
+        (10.0, "millimetres"),
+    ] {
+        let b = read(scaled(k).as_bytes()).unwrap();
+        let u = skeleton::detect_units(&b);
+        assert!(u.name.starts_with(unit), "{k}: {u:?}");
+        // TINY spans 178 cm from foot tip to head tip.
+        assert!(
+            (u.extent * u.metres_per_unit - 1.78).abs() < 0.01,
+            "{k}: {u:?}"
+        );
+    }
+}
+
 #[test]
 fn channel_order_is_read_as_listed() {
     // One joint, Xrotation then Zrotation listed: R = Rx(90) · Rz(90), which
