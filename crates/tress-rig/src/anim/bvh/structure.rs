@@ -13,9 +13,11 @@
 //!   **arms**; the joints below it are spine, chest, upper chest (first,
 //!   second-last, last); its middle branch ends in the **head**, the
 //!   branch's first joint being the **neck** when there are two or more.
-//! - Along an arm chain, the two longest consecutive segments are the
-//!   **upper and lower arm**, the joint after them the **hand** and the
-//!   joint before them the **shoulder**.
+//! - Along an arm chain, the **hand** is the first joint where fingers
+//!   branch (two or more jointed children), the two joints before it the
+//!   **lower and upper arm** and the one before those the **shoulder**;
+//!   without fingers, the two longest consecutive segments are the upper
+//!   and lower arm and the joint after them the hand.
 //! - **Left and right** by the sign along the character's left
 //!   (`up × forward`, with up +Y and forward the feet's heel-to-toe
 //!   direction, +Z when the feet say nothing) of each chain relative to
@@ -252,7 +254,22 @@ pub fn map_by_structure(a: &Avatar) -> Result<BTreeMap<String, usize>, String> {
     let mut arm_sides = Vec::new();
     for &arm in &arms {
         let c = joints_only(a, &full(arm));
-        let i = longest_pair(&c, &pos).filter(|i| i + 2 < c.len()).ok_or_else(|| {
+        // Fingers branch at the hand: the first joint with two or more
+        // jointed children is the hand. A clavicle can be longer than a
+        // forearm (CMU's), so lengths decide only for a hand without fingers.
+        let branching = c.iter().position(|&n| {
+            a.nodes[n]
+                .children
+                .iter()
+                .filter(|&&k| !a.nodes[k].name.ends_with("End Site"))
+                .count()
+                >= 2
+        });
+        let i = match branching {
+            Some(h) if h >= 2 => Some(h - 2),
+            _ => longest_pair(&c, &pos),
+        };
+        let i = i.filter(|i| i + 2 < c.len()).ok_or_else(|| {
             format!(
                 "its structure is not a humanoid's: the arm from `{}` has {} joints, too few for upper arm, forearm and hand",
                 a.nodes[arm].name,

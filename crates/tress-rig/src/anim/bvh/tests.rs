@@ -535,3 +535,126 @@ fn cut_and_damaged_files_never_panic() {
         }
     }
 }
+
+/// BVH text for joints `(name, parent index, offset)`, parents first; the
+/// root gets six channels, the rest three, leaves an end site continuing
+/// their offset; `frames` rows of zeros (the root at its offset).
+fn hierarchy(joints: &[(&str, Option<usize>, [f32; 3])], frames: usize) -> String {
+    fn emit(s: &mut String, j: &[(&str, Option<usize>, [f32; 3])], i: usize, depth: usize) {
+        let pad = "  ".repeat(depth);
+        let (name, parent, o) = j[i];
+        let kw = if parent.is_none() { "ROOT" } else { "JOINT" };
+        let ch = if parent.is_none() {
+            "6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"
+        } else {
+            "3 Zrotation Xrotation Yrotation"
+        };
+        s.push_str(&format!(
+            "{pad}{kw} {name}\n{pad}{{\n{pad}  OFFSET {} {} {}\n{pad}  CHANNELS {ch}\n",
+            o[0], o[1], o[2]
+        ));
+        let kids: Vec<usize> = (0..j.len()).filter(|&c| j[c].1 == Some(i)).collect();
+        if kids.is_empty() {
+            s.push_str(&format!(
+                "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET {} {} {}\n{pad}  }}\n",
+                o[0] * 0.5,
+                o[1] * 0.5,
+                o[2] * 0.5
+            ));
+        }
+        for c in kids {
+            emit(s, j, c, depth + 1);
+        }
+        s.push_str(&format!("{pad}}}\n"));
+    }
+    let mut s = String::from("HIERARCHY\n");
+    emit(&mut s, joints, 0, 0);
+    let root = joints[0].2;
+    let row =
+        format!("{} {} {} 0 0 0", root[0], root[1], root[2]) + &" 0 0 0".repeat(joints.len() - 1);
+    s.push_str(&format!(
+        "MOTION\nFrames: {frames}\nFrame Time: 0.0083333\n"
+    ));
+    for _ in 0..frames {
+        s.push_str(&row);
+        s.push('\n');
+    }
+    s
+}
+
+/// The shape of CMU's cgspeed conversions (their offsets, in CMU units):
+/// hip-joint stubs between the hips and the thighs, LowerBack and Neck1,
+/// a finger base, index finger and thumb branching off each hand, the
+/// character facing +Z. Its names are not Rigify's, so the map comes from
+/// the structure.
+#[test]
+fn a_cmu_shaped_skeleton_maps_by_structure() {
+    #[rustfmt::skip]
+    let j: &[(&str, Option<usize>, [f32; 3])] = &[
+        ("Hips", None, [0.0, 17.0, 0.0]),
+        ("LHipJoint", Some(0), [0.0, 0.0, 0.0]),
+        ("LeftUpLeg", Some(1), [1.66, -1.80, 0.62]),
+        ("LeftLeg", Some(2), [2.60, -7.14, 0.0]),
+        ("LeftFoot", Some(3), [2.49, -6.85, 0.0]),
+        ("LeftToeBase", Some(4), [0.16, -0.44, 2.17]),
+        ("RHipJoint", Some(0), [0.0, 0.0, 0.0]),
+        ("RightUpLeg", Some(6), [-1.61, -1.80, 0.62]),
+        ("RightLeg", Some(7), [-2.60, -7.14, 0.0]),
+        ("RightFoot", Some(8), [-2.49, -6.85, 0.0]),
+        ("RightToeBase", Some(9), [-0.16, -0.44, 2.17]),
+        ("LowerBack", Some(0), [0.0, 0.0, 0.0]),
+        ("Spine", Some(11), [0.03, 2.06, -0.01]),
+        ("Spine1", Some(12), [0.05, 2.06, -0.01]),
+        ("Neck", Some(13), [0.0, 0.0, 0.0]),
+        ("Neck1", Some(14), [-0.01, 1.75, 0.02]),
+        ("Head", Some(15), [0.01, 1.76, -0.01]),
+        ("LeftShoulder", Some(13), [0.0, 0.0, 0.0]),
+        ("LeftArm", Some(17), [3.58, 0.59, -0.02]),
+        ("LeftForeArm", Some(18), [4.98, 0.0, 0.0]),
+        ("LeftHand", Some(19), [3.48, 0.0, 0.0]),
+        ("LeftFingerBase", Some(20), [0.72, 0.0, 0.0]),
+        ("LeftHandIndex1", Some(21), [0.58, 0.0, 0.0]),
+        ("LThumb", Some(20), [0.51, 0.0, 0.51]),
+        ("RightShoulder", Some(13), [0.0, 0.0, 0.0]),
+        ("RightArm", Some(24), [-3.38, 0.59, -0.02]),
+        ("RightForeArm", Some(25), [-5.20, 0.0, 0.0]),
+        ("RightHand", Some(26), [-3.27, 0.0, 0.0]),
+        ("RightFingerBase", Some(27), [-0.72, 0.0, 0.0]),
+        ("RightHandIndex1", Some(28), [-0.58, 0.0, 0.0]),
+        ("RThumb", Some(27), [-0.51, 0.0, 0.51]),
+    ];
+    let c = load(hierarchy(j, 3).as_bytes(), "02_01.bvh").expect("loads");
+    assert_eq!(c.mapped_by, MappedBy::Structure);
+    let a = &c.avatar;
+    assert!(
+        a.warnings[0].message.contains("CMU units"),
+        "{:?}",
+        a.warnings
+    );
+    let h = a.humanoid.as_ref().unwrap();
+    let name = |b: &str| h.bone(b).map(|n| a.nodes[n].name.as_str());
+    for (bone, joint) in [
+        ("hips", "Hips"),
+        ("leftUpperLeg", "LeftUpLeg"),
+        ("leftLowerLeg", "LeftLeg"),
+        ("leftFoot", "LeftFoot"),
+        ("leftToes", "LeftToeBase"),
+        ("rightUpperLeg", "RightUpLeg"),
+        ("rightFoot", "RightFoot"),
+        ("spine", "LowerBack"),
+        ("chest", "Spine"),
+        ("upperChest", "Spine1"),
+        ("neck", "Neck"),
+        ("head", "Head"),
+        ("leftShoulder", "LeftShoulder"),
+        ("leftUpperArm", "LeftArm"),
+        ("leftLowerArm", "LeftForeArm"),
+        ("leftHand", "LeftHand"),
+        ("rightUpperArm", "RightArm"),
+        ("rightLowerArm", "RightForeArm"),
+        ("rightHand", "RightHand"),
+    ] {
+        assert_eq!(name(bone), Some(joint), "{bone}");
+    }
+    assert_eq!(a.animations[0].name, "02_01");
+}
