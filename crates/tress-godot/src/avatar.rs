@@ -45,8 +45,9 @@ pub struct TressAvatar {
     hair_mode: i32,
     /// Humanoid clips to retarget onto the avatar after it loads: the
     /// Universal Animation Library's glTF (Rigify `DEF-` bones), a `.vrma`,
-    /// or any glTF/VRM with a humanoid map. Empty: none.
-    #[export(file = "*.gltf,*.glb,*.vrma,*.vrm")]
+    /// any glTF/VRM with a humanoid map, or a `.bvh` motion capture (one
+    /// clip, named after the file). Empty: none.
+    #[export(file = "*.gltf,*.glb,*.vrma,*.vrm,*.bvh")]
     animation_file: GString,
     /// Clip to start once `animation_file` is loaded (empty: none).
     #[export]
@@ -245,9 +246,9 @@ impl TressAvatar {
         self.humanoid.clear();
     }
 
-    /// Retargets every clip of an animation file onto the loaded avatar and
-    /// adds them to its AnimationPlayer (created on first use; every clip
-    /// loops). Returns the names of the clips added; logs why and returns
+    /// Retargets every clip of an animation file (glTF, VRMA or BVH) onto
+    /// the loaded avatar and adds them to its AnimationPlayer (created on
+    /// first use; every clip loops). Returns the names of the clips added; logs why and returns
     /// none when the file cannot be read or lacks required body bones.
     #[func]
     pub fn load_animations(&mut self, path: GString) -> PackedStringArray {
