@@ -10,6 +10,7 @@
 //!   tracks) and measurements (feet on the ground, hands outside the torso).
 
 pub mod bone_map;
+pub mod bone_names;
 pub mod checks;
 pub mod clip;
 pub mod retarget;
