@@ -2,7 +2,7 @@
 //!
 //! - [`normalise`]: a node name reduced to a side and a key (`mixamorig:LeftUpLeg`,
 //!   `thigh_l`, `upper_leg.L` and `leftUpperLeg` all become left + a leg key);
-//! - [`KEYS`]: the table of keys each convention uses for each bone;
+//! - [`SIDED`], [`CENTRE`]: the table of keys the conventions use for each bone;
 //! - [`match_names`]: every node of a skeleton matched against the table, two
 //!   nodes claiming one bone resolved by hierarchy or reported;
 //! - [`parse_json_map`]: a `{"hips": "pelvis", ...}` file that overrides the match.
@@ -122,9 +122,6 @@ pub const CENTRE: [(&str, &[&str]); 6] = [
     ("head", &["head"]),
     ("jaw", &["jaw"]),
 ];
-
-/// Every key of [`SIDED`] and [`CENTRE`], for documentation and tests.
-pub const KEYS: (&[(&str, &[&str])], &[(&str, &[&str])]) = (&SIDED, &CENTRE);
 
 /// The VRM bone a node name claims, if any (spine keys excluded).
 #[must_use]

@@ -15,11 +15,13 @@
 //! - [`geometry`]: tubes and spheres with skin weights.
 //! - [`skeleton`]: the humanoid bones and body meshes.
 //! - [`hair`]: lock growth and the ponytail.
+//! - [`plain`]: a plain glTF humanoid (no VRM) with four chains under the head.
 //! - [`groom_asset`]: the 6,000 × 16 strand groom, written as TressFX.
 
 pub mod geometry;
 pub mod groom_asset;
 pub mod hair;
+pub mod plain;
 pub mod skeleton;
 mod vrm_json;
 
