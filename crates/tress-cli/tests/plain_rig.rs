@@ -186,3 +186,41 @@ fn the_rig_for_godot_is_written_and_plain() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("plain_rig.glb"), bytes).unwrap();
 }
+
+#[test]
+fn fit_colliders_and_a_json_bone_map_work_on_the_plain_rig() {
+    let (dir, file) = rig("fit-map");
+    let f = file.to_str().unwrap();
+    let o = tress(&["fit-colliders", f, "--chains-under-head"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("ponytail_0_0"),
+        "the fit names the chains:\n{out}"
+    );
+    // The map wins over the names: with `head` moved to `neck`, the only
+    // thing under it is the `head` node, which forks into the four chains
+    // at once, so no single-line chain is found and measure has nothing.
+    let map = dir.join("map.json");
+    std::fs::write(&map, r#"{"head": "neck"}"#).unwrap();
+    let o = tress(&[
+        "measure",
+        f,
+        "--fps",
+        "60",
+        "--bone-map",
+        map.to_str().unwrap(),
+        "--chains-under-head",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("bone map file: 1 bones"), "{err}");
+    assert!(err.contains("no spring chain"), "{err}");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"head": "Kopf"}"#).unwrap();
+    let o = tress(&["measure", f, "--bone-map", bad.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("`Kopf`") && err.contains("bad.json"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
