@@ -37,6 +37,10 @@
 //!   and writes the file with the chain, skin and weights added;
 //! - `unfit FILE -o OUT`: takes the last `fit` back out of a fitted file,
 //!   from the record the fit left in it.
+//!
+//! `measure`, `export`, `retarget` and `fit-colliders` also take a plain glTF
+//! humanoid's rig: `--bone-map FILE.json`, `--chain ROOT:END[:k=v,..]`,
+//! `--chains-under-head` (see [`cli::PlainRigArgs`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
