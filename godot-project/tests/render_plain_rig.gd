@@ -1,5 +1,5 @@
-## Renders the plain glTF humanoid (no VRM data; written by
-## crates/tress-cli/tests/plain_rig.rs) in TressAvatar under Xvfb, seen from
+## Renders the plain glTF humanoid (no VRM data;
+## `assets/tress_plain_rig.glb`) in TressAvatar under Xvfb, seen from
 ## behind and to the side while its head turns, so the four chains found
 ## under the head can be seen swinging; the screenshot must not be blank.
 extends RefCounted
@@ -7,12 +7,7 @@ extends RefCounted
 const TestUtil = preload("res://tests/util.gd")
 
 func run(tree: SceneTree) -> String:
-	var path := TestUtil.repo_path("target/test-out/plain_rig.glb")
-	if not FileAccess.file_exists(path):
-		if OS.get_environment("CI") != "":
-			return "%s is missing: the cargo tests (tress-cli plain_rig.rs) write it first" % path
-		print("SKIPPED: %s not found (run cargo test -p tress-cli --test plain_rig)" % path)
-		return ""
+	var path := TestUtil.repo_path("assets/tress_plain_rig.glb")
 	var stage := preload("res://demo/stage.gd").new()
 	tree.root.add_child(stage)
 	await tree.process_frame

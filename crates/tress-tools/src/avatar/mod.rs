@@ -290,6 +290,7 @@ pub fn asset_files() -> Vec<(&'static str, Vec<u8>)> {
         (Variant::Standard.file_name(), build(Variant::Standard).0),
         (Variant::Layered.file_name(), build(Variant::Layered).0),
         (groom_asset::GROOM_FILE, groom_asset::build_groom()),
+        (plain::FILE, plain::build()),
     ]
 }
 

@@ -7,8 +7,8 @@
 use glam::{Mat4, Quat, Vec3};
 use serde_json::Map;
 
-use super::geometry::{Section, blend, tube};
-use super::skeleton::{self, BONES, HEAD_CENTRE, b};
+use super::geometry::{Section, blend, rigid, sphere, tube};
+use super::skeleton::{self, BONES, HEAD_CENTRE, HEAD_RADIUS, b, by_height, j};
 use tress_vrm::gltf_out::GltfBuilder;
 
 /// Node names of [`BONES`] in Godot's test rig style, same order.
@@ -31,6 +31,9 @@ pub const NAMES: [&str; 17] = [
     "shin_r",
     "foot_r",
 ];
+
+/// File name under `assets/`.
+pub const FILE: &str = "tress_plain_rig.glb";
 
 /// Chains under the head.
 pub const CHAINS: usize = 4;
@@ -91,11 +94,25 @@ pub fn build() -> Vec<u8> {
     let skin_mat = g.add_material("Skin", [0.93, 0.78, 0.68, 1.0], 0.7);
     let hair_mat = g.add_material("Hair", [0.25, 0.15, 0.08, 1.0], 0.5);
 
+    // The built-in avatar's limbs, with a coarser trunk and head than its
+    // own so the committed file stays small.
     let mut body = skeleton::limbs();
     body.material = Some(skin_mat);
-    let mut torso = skeleton::shirt();
+    let mut torso = tube(
+        &[Vec3::new(0.0, 0.86, 0.0), Vec3::new(0.0, 1.44, 0.0)],
+        8,
+        12,
+        Vec3::X,
+        &|s| Section {
+            rx: 0.13 + 0.05 * s * s,
+            rz: 0.095,
+        },
+        &|_, p| by_height(p.y, &[b::HIPS, b::SPINE, b::CHEST], 0.05),
+    );
     torso.material = Some(skin_mat);
-    let mut head = skeleton::head();
+    let mut head = sphere(HEAD_CENTRE, HEAD_RADIUS, Vec3::ONE, 10, 16, &|_| {
+        rigid(j(b::HEAD))
+    });
     head.material = Some(skin_mat);
     let mesh = g.add_mesh(
         "Body",
@@ -110,8 +127,8 @@ pub fn build() -> Vec<u8> {
         let path = chain_path(c);
         let mut prim = tube(
             &path,
-            24,
-            8,
+            12,
+            6,
             Vec3::X,
             &|s| Section {
                 rx: 0.012 * (1.0 - 0.5 * s),
@@ -149,6 +166,11 @@ mod tests {
     fn the_rig_is_plain_and_deterministic() {
         let bytes = build();
         assert_eq!(bytes, build());
+        assert!(
+            bytes.len() < 200_000,
+            "{} bytes: keep the committed file small",
+            bytes.len()
+        );
         let a = tress_vrm::load_bytes(&bytes, None).unwrap();
         assert!(a.humanoid.is_none(), "no VRM humanoid");
         assert!(a.springs.chains.is_empty(), "no VRM springs");
