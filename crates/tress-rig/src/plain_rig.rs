@@ -320,6 +320,135 @@ pub fn dangling_under_head(avatar: &Avatar, head: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Quat;
+    use tress_vrm::{Format, Node, SpringSystem};
+
+    /// An avatar from `(name, parent)` pairs, parents first, no humanoid.
+    fn plain(bones: &[(&str, Option<usize>)]) -> Avatar {
+        let mut nodes: Vec<Node> = bones
+            .iter()
+            .map(|(name, parent)| Node {
+                name: (*name).into(),
+                parent: *parent,
+                children: Vec::new(),
+                translation: Vec3::new(0.0, -0.05, 0.0),
+                rotation: Quat::IDENTITY,
+                scale: Vec3::ONE,
+                mesh: None,
+                skin: None,
+            })
+            .collect();
+        for i in 0..nodes.len() {
+            if let Some(p) = nodes[i].parent {
+                nodes[p].children.push(i);
+            }
+        }
+        Avatar {
+            format: Format::Gltf,
+            nodes,
+            roots: vec![0],
+            meshes: Vec::new(),
+            skins: Vec::new(),
+            materials: Vec::new(),
+            humanoid: None,
+            meta: None,
+            springs: SpringSystem::default(),
+            constraints: Vec::new(),
+            constraint_order: Vec::new(),
+            animations: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// hips → neck → head; under head: a 3-bone strand, a fork with two
+    /// leaves, and the humanoid eye.
+    fn head_with_strands() -> Avatar {
+        plain(&[
+            ("hips", None),         // 0
+            ("neck", Some(0)),      // 1
+            ("head", Some(1)),      // 2
+            ("tail_0", Some(2)),    // 3
+            ("tail_1", Some(3)),    // 4
+            ("tail_2", Some(4)),    // 5
+            ("fork", Some(2)),      // 6
+            ("fork_a", Some(6)),    // 7
+            ("fork_b", Some(6)),    // 8
+            ("eye_l", Some(2)),     // 9
+            ("eye_l_end", Some(9)), // 10
+        ])
+    }
+
+    #[test]
+    fn dangling_chains_skip_humanoid_bones_forks_and_stubs() {
+        let mut a = head_with_strands();
+        apply(
+            &mut a,
+            &PlainRigOptions {
+                chains_under_head: true,
+                ..PlainRigOptions::default()
+            },
+        )
+        .unwrap();
+        let h = a.humanoid.as_ref().unwrap();
+        assert_eq!((h.bone("head"), h.bone("leftEye")), (Some(2), Some(9)));
+        let chains: Vec<Vec<usize>> = a
+            .springs
+            .chains
+            .iter()
+            .map(|c| c.joints.iter().map(|j| j.node).collect())
+            .collect();
+        assert_eq!(
+            chains,
+            vec![vec![3, 4, 5]],
+            "the fork and the eye are no chains"
+        );
+        assert!(a.springs.chains[0].under_head);
+        assert_eq!(
+            a.springs.chains[0].joints[0].stiffness,
+            DEFAULT_PARAMS.stiffness
+        );
+        assert!(
+            a.warnings
+                .iter()
+                .any(|w| w.message.contains("matched by node name")),
+            "{:?}",
+            a.warnings
+        );
+    }
+
+    #[test]
+    fn declared_chains_keep_their_values_and_bad_ones_are_named() {
+        let mut a = head_with_strands();
+        let spec = ChainSpec::parse("fork:fork_b:stiffness=3").unwrap();
+        apply(
+            &mut a,
+            &PlainRigOptions {
+                chains: vec![spec],
+                bone_map: Some(r#"{"upperChest": "neck"}"#.into()),
+                ..PlainRigOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(a.springs.chains.len(), 1);
+        let c = &a.springs.chains[0];
+        assert_eq!(
+            c.joints.iter().map(|j| j.node).collect::<Vec<_>>(),
+            vec![6, 8]
+        );
+        assert_eq!(c.joints[1].stiffness, 3.0);
+        assert_eq!(a.humanoid.as_ref().unwrap().bone("upperChest"), Some(1));
+        let mut b = head_with_strands();
+        let bad = |root: &str, end: &str| PlainRigOptions {
+            chains: vec![ChainSpec::parse(&format!("{root}:{end}")).unwrap()],
+            ..PlainRigOptions::default()
+        };
+        let e = apply(&mut b, &bad("tail_0", "nope")).unwrap_err();
+        assert!(e.to_string().contains("`nope`"), "{e}");
+        let e = apply(&mut b, &bad("tail_0", "fork_a")).unwrap_err();
+        assert!(e.to_string().contains("does not descend"), "{e}");
+        let e = apply(&mut b, &bad("tail_0", "tail_0")).unwrap_err();
+        assert!(e.to_string().contains("does not descend"), "{e}");
+    }
 
     #[test]
     fn chain_spec_reads_values_and_names_what_is_wrong() {
