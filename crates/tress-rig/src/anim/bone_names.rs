@@ -123,18 +123,55 @@ pub const CENTRE: [(&str, &[&str]); 6] = [
     ("jaw", &["jaw"]),
 ];
 
+/// A finger key without its side as the VRM bone's tail (`IndexProximal`):
+/// a finger (`thumb`, `index`, `middle`, `ring`, `little` or `pinky`) after
+/// an optional `hand` (Mixamo) or `f` (Rigify), then a segment number 1–3
+/// (Mixamo, UE, Rigify; the thumb's 1 is its metacarpal) or VRM's word.
+fn finger(key: &str) -> Option<String> {
+    const FINGERS: [(&str, &str); 6] = [
+        ("thumb", "Thumb"),
+        ("index", "Index"),
+        ("middle", "Middle"),
+        ("ring", "Ring"),
+        ("little", "Little"),
+        ("pinky", "Little"),
+    ];
+    let key = key.strip_prefix("hand").unwrap_or(key);
+    let (vrm, rest) = FINGERS.iter().find_map(|(name, vrm)| {
+        key.strip_prefix(name)
+            .or_else(|| key.strip_prefix('f').and_then(|k| k.strip_prefix(name)))
+            .map(|rest| (*vrm, rest))
+    })?;
+    let thumb = vrm == "Thumb";
+    let segment = match rest {
+        "1" if thumb => "Metacarpal",
+        "1" | "proximal" => "Proximal",
+        "2" if thumb => "Proximal",
+        "2" | "intermediate" => "Intermediate",
+        "3" | "distal" => "Distal",
+        "metacarpal" if thumb => "Metacarpal",
+        _ => return None,
+    };
+    if thumb && segment == "Intermediate" {
+        return None;
+    }
+    Some(format!("{vrm}{segment}"))
+}
+
 /// The VRM bone a node name claims, if any (spine keys excluded).
 #[must_use]
 pub fn bone_for(name: &str) -> Option<String> {
     let (side, key) = normalise(name);
     match side {
-        Some(sd) => SIDED
-            .iter()
-            .find(|(_, keys)| keys.contains(&key.as_str()))
-            .map(|(b, _)| {
-                let prefix = if sd == Side::Left { "left" } else { "right" };
-                format!("{prefix}{b}")
-            }),
+        Some(sd) => {
+            let prefix = if sd == Side::Left { "left" } else { "right" };
+            SIDED
+                .iter()
+                .find(|(_, keys)| keys.contains(&key.as_str()))
+                .map(|(b, _)| (*b).to_owned())
+                .or_else(|| finger(&key))
+                .map(|b| format!("{prefix}{b}"))
+        }
         None => CENTRE
             .iter()
             .find(|(_, keys)| keys.contains(&key.as_str()))
@@ -643,7 +680,7 @@ mod tests {
             "hair_l_0",
             "HeadTop_End",
             "ik_hand_l",
-            "mixamorig:LeftHandIndex1",
+            "mixamorig:LeftHandIndex4",
             "ponytail_1",
         ] {
             assert_eq!(bone_for(n), None, "{n}");
@@ -654,6 +691,38 @@ mod tests {
             Some("rightToes")
         );
         assert_eq!(bone_for("ball_r").as_deref(), Some("rightToes"));
+    }
+
+    #[test]
+    fn fingers_by_convention() {
+        for (name, bone) in [
+            ("leftIndexProximal", "leftIndexProximal"),
+            ("leftThumbMetacarpal", "leftThumbMetacarpal"),
+            ("mixamorig:LeftHandIndex1", "leftIndexProximal"),
+            ("mixamorig:RightHandThumb1", "rightThumbMetacarpal"),
+            ("mixamorig:RightHandPinky3", "rightLittleDistal"),
+            ("index_01_l", "leftIndexProximal"),
+            ("thumb_02_r", "rightThumbProximal"),
+            ("middle_03_l", "leftMiddleDistal"),
+            ("DEF-f_ring.02.L", "leftRingIntermediate"),
+            ("DEF-thumb.03.R", "rightThumbDistal"),
+            ("little_intermediate_r", "rightLittleIntermediate"),
+        ] {
+            assert_eq!(bone_for(name).as_deref(), Some(bone), "{name}");
+            assert!(
+                super::super::bone_map::BONES
+                    .iter()
+                    .any(|(b, _)| *b == bone),
+                "{bone} is a VRM bone"
+            );
+        }
+        for n in [
+            "index_metacarpal_l",
+            "thumb_intermediate_l",
+            "mixamorig:LeftHandRing4",
+        ] {
+            assert_eq!(bone_for(n), None, "{n}");
+        }
     }
 
     #[test]
