@@ -292,6 +292,20 @@ impl TressAvatar {
         };
         let retargeter = match tress_rig::anim::Retargeter::detect(&source, vrm) {
             Ok(r) => r,
+            Err(
+                e @ (tress_rig::anim::RetargetError::NoTargetHumanoid
+                | tress_rig::anim::RetargetError::MissingBones {
+                    side: "target avatar",
+                    ..
+                }),
+            ) => {
+                // The avatar is at fault, not the clip file: name it.
+                godot_error!(
+                    "TressAvatar: cannot retarget '{path}' onto '{}': {e}",
+                    self.vrm_path
+                );
+                return added;
+            }
             Err(e) => {
                 godot_error!("TressAvatar: cannot retarget '{path}': {e}");
                 return added;
