@@ -180,7 +180,20 @@ pub fn apply(avatar: &mut Avatar, opts: &PlainRigOptions) -> Result<(), PlainRig
         .is_some_and(|h| !h.bones.is_empty());
     if !has_humanoid || opts.bone_map.is_some() {
         let mut bones = BTreeMap::new();
-        if !has_humanoid {
+        if !has_humanoid && avatar.node_by_name("DEF-hips").is_some() {
+            // The Universal Animation Library's rig: its exact map, as a
+            // clip source gets.
+            if let Some(m) = crate::anim::BoneMap::detect(avatar) {
+                bones = m.bones;
+            }
+            let n = bones.len();
+            warn(
+                avatar,
+                format!(
+                    "no VRM humanoid: {n} humanoid bones from the Universal Animation Library's DEF- names"
+                ),
+            );
+        } else if !has_humanoid {
             let m = bone_names::match_names(&avatar.nodes)?;
             let n = m.bones.len();
             bones = m.bones;
