@@ -113,6 +113,25 @@ pub struct ValidateAnimArgs {
     pub table: Option<PathBuf>,
 }
 
+/// A plain glTF humanoid's bone map and spring chains, given on the command
+/// line (`measure`, `export`, `retarget`, `fit-colliders`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct PlainRigArgs {
+    /// A JSON bone map, VRM bone → node name (`{"hips": "pelvis", ...}`), over the map read from node names
+    #[arg(long, value_name = "FILE.json")]
+    pub bone_map: Option<PathBuf>,
+    /// A spring chain from ROOT to END bone, optionally with joint values (defaults: stiffness=1,drag=0.4,gravity=0,radius=0.02); repeat for several
+    #[arg(long = "chain", value_name = "ROOT:END[:stiffness=..,drag=..,gravity=..,radius=..]", value_parser = parse_chain)]
+    pub chains: Vec<tress_rig::plain_rig::ChainSpec>,
+    /// Add every dangling chain under the humanoid head (bones below it that no humanoid bone lies under)
+    #[arg(long)]
+    pub chains_under_head: bool,
+}
+
+fn parse_chain(s: &str) -> Result<tress_rig::plain_rig::ChainSpec, String> {
+    tress_rig::plain_rig::ChainSpec::parse(s)
+}
+
 /// The arguments of `tress retarget` (its help is on [`Command`]).
 #[derive(Debug, Args)]
 pub struct RetargetArgs {
@@ -131,6 +150,8 @@ pub struct RetargetArgs {
     /// Leave the clips one-shot [default: where a clip does not end where it starts, a 0.3 s blend back to its first pose is appended so it loops]
     #[arg(long)]
     pub no_loop: bool,
+    #[command(flatten)]
+    pub plain: PlainRigArgs,
     /// Where to write the skeleton and its clips (.glb)
     #[arg(short = 'o', value_name = "OUT.glb")]
     pub out: PathBuf,
@@ -198,6 +219,8 @@ pub struct ExportArgs {
     /// Keep the hips' net travel over the clip [default: removed, the clip plays in place]
     #[arg(long)]
     pub keep_travel: bool,
+    #[command(flatten)]
+    pub plain: PlainRigArgs,
     /// Where to write the avatar with the animation added (.glb)
     #[arg(short = 'o', value_name = "OUT.glb")]
     pub out: PathBuf,
@@ -258,6 +281,8 @@ pub struct MeasureArgs {
     /// Draw the stretch distribution and tip paths to this file (PNG)
     #[arg(long, value_name = "OUT.png")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub plain: PlainRigArgs,
 }
 
 impl MeasureArgs {
@@ -285,6 +310,8 @@ pub struct FitCollidersArgs {
     /// Write the fit to this file as JSON
     #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub plain: PlainRigArgs,
 }
 
 /// The arguments of `tress fit` (its help is on [`Command`]).

@@ -39,6 +39,10 @@
 //!   and writes the file with the chain, skin and weights added;
 //! - `unfit FILE -o OUT`: takes the last `fit` back out of a fitted file,
 //!   from the record the fit left in it.
+//!
+//! `measure`, `export`, `retarget` and `fit-colliders` also take a plain glTF
+//! humanoid's rig: `--bone-map FILE.json`, `--chain ROOT:END[:k=v,..]`,
+//! `--chains-under-head` (see [`cli::PlainRigArgs`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -189,12 +193,15 @@ fn load_or_report(path: impl AsRef<Path>) -> Option<tress_vrm::Avatar> {
 }
 
 /// The animation file's skeleton mapped onto the avatar (its notes on
-/// stderr), or the reason on stderr.
+/// stderr), or the reason on stderr, naming the file at fault: the avatar
+/// for a target without a humanoid, else the clip file.
 fn retargeter_or_report<'a>(
     source: &'a tress_vrm::Avatar,
     target: &'a tress_vrm::Avatar,
     anim_path: &Path,
+    avatar_path: &Path,
 ) -> Option<tress_rig::anim::Retargeter<'a>> {
+    use tress_rig::anim::RetargetError;
     match tress_rig::anim::Retargeter::detect(source, target) {
         Ok(r) => {
             for n in &r.notes {
@@ -203,10 +210,70 @@ fn retargeter_or_report<'a>(
             Some(r)
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", anim_path.display());
+            let at_fault = match &e {
+                RetargetError::NoTargetHumanoid
+                | RetargetError::MissingBones {
+                    side: "target avatar",
+                    ..
+                } => avatar_path,
+                _ => anim_path,
+            };
+            eprintln!("error: {}: {e}", at_fault.display());
             None
         }
     }
+}
+
+/// Gives a plain avatar (no VRM humanoid) a humanoid from its node names and
+/// the map file, and adds the chains asked for; the loader-style notes go to
+/// stderr. `false` after saying why not.
+fn plain_rig_or_report(
+    avatar: &mut tress_vrm::Avatar,
+    args: &crate::cli::PlainRigArgs,
+    path: &Path,
+) -> bool {
+    use tress_rig::plain_rig::{PlainRigOptions, apply};
+    let bone_map = match &args.bone_map {
+        Some(p) => match std::fs::read_to_string(p) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", p.display());
+                return false;
+            }
+        },
+        None => None,
+    };
+    let opts = PlainRigOptions {
+        bone_map,
+        chains: args.chains.clone(),
+        chains_under_head: args.chains_under_head,
+    };
+    let has_humanoid = avatar
+        .humanoid
+        .as_ref()
+        .is_some_and(|h| !h.bones.is_empty());
+    if opts.is_empty() && has_humanoid {
+        return true;
+    }
+    let before = avatar.warnings.len();
+    if let Err(e) = apply(avatar, &opts) {
+        let what = args
+            .bone_map
+            .as_ref()
+            .filter(|_| {
+                matches!(e, tress_rig::plain_rig::PlainRigError::Map(_)) && opts.bone_map.is_some()
+            })
+            .map_or_else(
+                || path.display().to_string(),
+                |m| format!("{} with {}", path.display(), m.display()),
+            );
+        eprintln!("error: {what}: {e}");
+        return false;
+    }
+    for w in &avatar.warnings[before..] {
+        eprintln!("note: {}: {w}", path.display());
+    }
+    true
 }
 
 fn export(args: &ExportArgs) -> ExitCode {
@@ -220,17 +287,20 @@ fn export(args: &ExportArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let target = match tress_vrm::load_bytes(&bytes, args.avatar.parent()) {
+    let mut target = match tress_vrm::load_bytes(&bytes, args.avatar.parent()) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {avatar_path}: {e}");
             return ExitCode::FAILURE;
         }
     };
+    if !plain_rig_or_report(&mut target, &args.plain, &args.avatar) {
+        return ExitCode::FAILURE;
+    }
     let Some(source) = load_clips_or_report(&args.anim) else {
         return ExitCode::FAILURE;
     };
-    let Some(r) = retargeter_or_report(&source, &target, &args.anim) else {
+    let Some(r) = retargeter_or_report(&source, &target, &args.anim, &args.avatar) else {
         return ExitCode::FAILURE;
     };
     let looped = args.looped;
@@ -341,13 +411,16 @@ fn write_bvh(args: &BvhArgs) -> ExitCode {
 
 fn retarget(args: &RetargetArgs) -> ExitCode {
     use tress_rig::anim::{RetargetOptions, clip_glb};
-    let (Some(target), Some(source)) = (
+    let (Some(mut target), Some(source)) = (
         load_or_report(&args.avatar),
         load_clips_or_report(&args.animation),
     ) else {
         return ExitCode::FAILURE;
     };
-    let Some(r) = retargeter_or_report(&source, &target, &args.animation) else {
+    if !plain_rig_or_report(&mut target, &args.plain, &args.avatar) {
+        return ExitCode::FAILURE;
+    }
+    let Some(r) = retargeter_or_report(&source, &target, &args.animation, &args.avatar) else {
         return ExitCode::FAILURE;
     };
     let opts = RetargetOptions {
@@ -393,9 +466,12 @@ fn inspect(args: &InspectArgs) -> ExitCode {
 fn measure(args: &MeasureArgs) -> ExitCode {
     let file = args.file.display().to_string();
     let options = args.options();
-    let Some(avatar) = load_or_report(&args.file) else {
+    let Some(mut avatar) = load_or_report(&args.file) else {
         return ExitCode::FAILURE;
     };
+    if !plain_rig_or_report(&mut avatar, &args.plain, &args.file) {
+        return ExitCode::FAILURE;
+    }
     let mut bar = Progress::new();
     let mut progress = |done: usize, total: usize, what: &str| bar.update(done, total, what);
     let report = match tress_tools::measure::measure_with_progress(&avatar, &options, &mut progress)
@@ -465,9 +541,12 @@ fn measure(args: &MeasureArgs) -> ExitCode {
 fn fit_colliders(args: &FitCollidersArgs) -> ExitCode {
     use tress_rig::fit_colliders;
     let file = args.file.display().to_string();
-    let Some(avatar) = load_or_report(&args.file) else {
+    let Some(mut avatar) = load_or_report(&args.file) else {
         return ExitCode::FAILURE;
     };
+    if !plain_rig_or_report(&mut avatar, &args.plain, &args.file) {
+        return ExitCode::FAILURE;
+    }
     let fit = fit_colliders::fit_colliders(&avatar, &fit_colliders::ColliderFitOptions::default());
     println!("file: {file}");
     print!("{}", fit_colliders::report::summary(&fit, &avatar));

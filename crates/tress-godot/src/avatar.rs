@@ -40,6 +40,13 @@ pub struct TressAvatar {
     #[export]
     #[init(val = true)]
     fit_colliders: bool,
+    /// For a file without VRM spring bones (a plain `.glb`/`.gltf`): hang
+    /// every dangling bone chain under the head as spring hair (chains no
+    /// humanoid bone lies under; stiffness 1, drag 0.4, no gravity). A file
+    /// without a VRM humanoid gets one from its node names either way.
+    #[export]
+    #[init(val = true)]
+    chains_under_head: bool,
     /// Solver for the hair added on load: 0 improved, 1 earlier, 2 VRM-compatible.
     #[export(enum = (Improved = 0, Earlier = 1, VrmCompatible = 2))]
     hair_mode: i32,
@@ -183,7 +190,8 @@ impl TressAvatar {
         // own loader; Godot's GLTFDocument does not read them.
         self.humanoid.clear();
         match tress_vrm::load_bytes_with(bytes.as_slice(), |rel| files::read_beside(&file, rel)) {
-            Ok(vrm) => {
+            Ok(mut vrm) => {
+                self.rig_plain(&mut vrm, &file);
                 for w in &vrm.warnings {
                     godot_warn!("TressAvatar: {file}: {w}");
                 }
@@ -295,6 +303,20 @@ impl TressAvatar {
         }
         let retargeter = match tress_rig::anim::Retargeter::detect(&source, vrm) {
             Ok(r) => r,
+            Err(
+                e @ (tress_rig::anim::RetargetError::NoTargetHumanoid
+                | tress_rig::anim::RetargetError::MissingBones {
+                    side: "target avatar",
+                    ..
+                }),
+            ) => {
+                // The avatar is at fault, not the clip file: name it.
+                godot_error!(
+                    "TressAvatar: cannot retarget '{path}' onto '{}': {e}",
+                    self.vrm_path
+                );
+                return added;
+            }
             Err(e) => {
                 godot_error!("TressAvatar: cannot retarget '{path}': {e}");
                 return added;
@@ -451,6 +473,36 @@ impl TressAvatar {
         self.humanoid
             .get(&humanoid.to_string())
             .map_or_else(GString::new, |s| GString::from(s.as_str()))
+    }
+
+    /// A plain glTF humanoid: a humanoid from node names when the file has
+    /// none, and its dangling chains under the head as springs when it has
+    /// no VRM springs (and `chains_under_head` is on). A failure is reported
+    /// and the model still shows.
+    fn rig_plain(&self, vrm: &mut tress_vrm::Avatar, file: &str) {
+        use tress_rig::plain_rig::{PlainRigOptions, apply};
+        let has_humanoid = vrm.humanoid.as_ref().is_some_and(|h| !h.bones.is_empty());
+        let opts = PlainRigOptions {
+            chains_under_head: self.chains_under_head && vrm.springs.chains.is_empty(),
+            ..PlainRigOptions::default()
+        };
+        if has_humanoid && !opts.chains_under_head {
+            return;
+        }
+        let mut trial = vrm.clone();
+        match apply(&mut trial, &opts) {
+            Ok(()) => *vrm = trial,
+            Err(tress_rig::plain_rig::PlainRigError::NoHead) if !has_humanoid => {
+                // No head by name either: keep the bone map found, no chains.
+                if let Err(e) = apply(vrm, &PlainRigOptions::default()) {
+                    godot_warn!("TressAvatar: '{file}': no bone map by name: {e}");
+                }
+                godot_warn!(
+                    "TressAvatar: '{file}' has no humanoid head (VRM or by node name); no chains under the head"
+                );
+            }
+            Err(e) => godot_warn!("TressAvatar: '{file}': plain rig not added: {e}"),
+        }
     }
 
     fn attach_hair(&mut self, vrm: tress_vrm::Avatar, file: &str) {

@@ -6,6 +6,8 @@
 //!   and gravity, applied without a reset.
 //! - [`hand_rig`]: spring chains set up by hand (bone names, joint values,
 //!   colliders on bones) as an avatar the same spring rig takes.
+//! - [`plain_rig`]: plain glTF humanoids: a bone map by name or JSON, chains
+//!   declared by root and end bone or found dangling under the head.
 //! - [`live_edit`]: joint values, solver mode and collider shapes changed
 //!   on a running spring rig without resetting its motion.
 //! - [`constraint_rig`]: VRM node constraints evaluated over an engine's
@@ -28,5 +30,6 @@ pub mod groom;
 pub mod hand_rig;
 pub mod live_edit;
 pub mod param_scales;
+pub mod plain_rig;
 pub mod skin;
 pub mod spring_rig;

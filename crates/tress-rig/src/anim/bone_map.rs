@@ -214,6 +214,9 @@ pub enum MapSource {
     Humanoid,
     /// The built-in Universal Animation Library (`DEF-`) names.
     UalDef,
+    /// Node names matched against the built-in conventions
+    /// ([`super::bone_names`]).
+    Names,
 }
 
 /// A source skeleton's map: VRM bone name → node.
@@ -227,7 +230,10 @@ pub struct BoneMap {
 
 impl BoneMap {
     /// The file's humanoid map when it has one (VRM, VRMA), else the
-    /// Universal Animation Library's names when its `DEF-hips` is present.
+    /// Universal Animation Library's names when its `DEF-hips` is present,
+    /// else the node names matched against the built-in conventions when
+    /// they find the hips (an ambiguous match gives `None`;
+    /// [`super::bone_names::match_names`] says why).
     #[must_use]
     pub fn detect(source: &Avatar) -> Option<BoneMap> {
         if let Some(h) = &source.humanoid
@@ -251,7 +257,16 @@ impl BoneMap {
                 source: MapSource::Humanoid,
             });
         }
-        source.node_by_name("DEF-hips")?;
+        if source.node_by_name("DEF-hips").is_none() {
+            let m = super::bone_names::match_names(&source.nodes).ok()?;
+            if !m.bones.contains_key("hips") {
+                return None;
+            }
+            return Some(BoneMap {
+                bones: m.bones,
+                source: MapSource::Names,
+            });
+        }
         let bones = UAL_DEF
             .iter()
             .filter_map(|(bone, name)| Some(((*bone).to_owned(), source.node_by_name(name)?)))

@@ -1,8 +1,9 @@
 //! Humanoid animation: sampling clips, bone maps, world-space retargeting
 //! onto any VRM humanoid, and checks of the result.
 //!
-//! - [`BoneMap::detect`]: a source's humanoid map (VRM / VRMA) or the built-in
-//!   Universal Animation Library `DEF-` names.
+//! - [`BoneMap::detect`]: a source's humanoid map (VRM / VRMA), the built-in
+//!   Universal Animation Library `DEF-` names, or node names matched by
+//!   convention ([`bone_names`]: Mixamo, UE mannequin, snake_case, `.L`/`.R`).
 //! - [`Retargeter`]: source skeleton + map → target avatar; retargets clips
 //!   into [`Clip`]s (our clip type; [`Clip::to_animation`] gives glTF
 //!   channels, [`clip_glb`] a `.glb`).
@@ -12,6 +13,7 @@
 //!   tracks) and measurements (feet on the ground, hands outside the torso).
 
 pub mod bone_map;
+pub mod bone_names;
 pub mod bvh;
 pub mod checks;
 pub mod clip;

@@ -56,7 +56,8 @@ impl Default for RetargetOptions {
 /// Why a retarget cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RetargetError {
-    /// The source file has no humanoid map and no known bone names.
+    /// The source file has no humanoid map, no `DEF-` bones and no hips by
+    /// node name.
     NoSourceMap,
     /// The target has no humanoid map.
     NoTargetHumanoid,
@@ -81,7 +82,7 @@ impl core::fmt::Display for RetargetError {
         match self {
             RetargetError::NoSourceMap => write!(
                 f,
-                "the animation file has no humanoid map (VRM/VRMA) and no Universal Animation Library `DEF-` bones"
+                "the animation file has no humanoid map (VRM/VRMA), no Universal Animation Library `DEF-` bones and no hips found by node name (Mixamo, UE, snake_case, `.L`/`.R` names)"
             ),
             RetargetError::NoTargetHumanoid => {
                 write!(f, "the target avatar has no VRM humanoid map")

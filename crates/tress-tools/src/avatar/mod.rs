@@ -15,11 +15,13 @@
 //! - [`geometry`]: tubes and spheres with skin weights.
 //! - [`skeleton`]: the humanoid bones and body meshes.
 //! - [`hair`]: lock growth and the ponytail.
+//! - [`plain`]: a plain glTF humanoid (no VRM) with four chains under the head.
 //! - [`groom_asset`]: the 6,000 × 16 strand groom, written as TressFX.
 
 pub mod geometry;
 pub mod groom_asset;
 pub mod hair;
+pub mod plain;
 pub mod skeleton;
 mod vrm_json;
 
@@ -288,6 +290,7 @@ pub fn asset_files() -> Vec<(&'static str, Vec<u8>)> {
         (Variant::Standard.file_name(), build(Variant::Standard).0),
         (Variant::Layered.file_name(), build(Variant::Layered).0),
         (groom_asset::GROOM_FILE, groom_asset::build_groom()),
+        (plain::FILE, plain::build()),
     ]
 }
 

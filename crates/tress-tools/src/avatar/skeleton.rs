@@ -144,7 +144,7 @@ pub const HEAD_CENTRE: Vec3 = Vec3::new(0.0, 1.60, 0.0);
 /// Radius of the head sphere (metres).
 pub const HEAD_RADIUS: f32 = 0.10;
 
-fn j(bone: usize) -> u16 {
+pub(super) fn j(bone: usize) -> u16 {
     u16::try_from(bone).expect("few bones")
 }
 
@@ -154,7 +154,7 @@ fn pos(bone: usize) -> Vec3 {
 
 /// Blend weights along a vertical run of bones (sorted by height), blending
 /// linearly within `band` of each boundary so the skin never tears.
-fn by_height(y: f32, bones: &[usize], band: f32) -> Influence {
+pub(super) fn by_height(y: f32, bones: &[usize], band: f32) -> Influence {
     let mut k = 0;
     while k + 1 < bones.len() && pos(bones[k + 1]).y <= y {
         k += 1;

@@ -415,11 +415,23 @@ fn missing_bones_and_missing_humanoids_are_named() {
         RetargetError::NoTargetHumanoid
     );
 
-    let mut no_names = target.clone();
-    no_names.humanoid = None;
+    // The built-in avatar's node names (`Hips`, `LeftUpperArm`) match by
+    // name; numbered names match no convention.
+    let mut by_name = target.clone();
+    by_name.humanoid = None;
+    let map = BoneMap::detect(&by_name).expect("VRM-style node names");
+    assert_eq!(map.source, tress_rig::anim::MapSource::Names);
+    assert_eq!(
+        map.node("leftHand"),
+        target.humanoid.as_ref().unwrap().bone("leftHand")
+    );
+    let mut no_names = by_name;
+    for (i, n) in no_names.nodes.iter_mut().enumerate() {
+        n.name = format!("bone{i}");
+    }
     assert!(
         BoneMap::detect(&no_names).is_none(),
-        "no map and no DEF- names"
+        "no map, no DEF- names, no matching node names"
     );
 }
 
