@@ -152,10 +152,13 @@ fn the_tiny_file_reads_with_its_numbers() {
 }
 
 #[test]
-fn the_tiny_file_becomes_a_clip_in_metres_mapped_by_structure() {
+fn the_tiny_file_becomes_a_clip_in_metres_and_maps_by_shape_too() {
     let c = load(TINY.as_bytes(), "res://clips/wave.bvh").expect("loads");
-    assert_eq!(c.mapped_by, MappedBy::Structure);
+    // Mixamo-style joint names, which the name conventions know: the load
+    // maps by name, and the shape's own map is checked below.
+    assert_eq!(c.mapped_by, MappedBy::Name);
     let a = &c.avatar;
+    let by_shape = super::structure::map_by_structure(a).expect("a map by shape");
     assert_eq!(a.animations.len(), 1);
     assert_eq!(a.animations[0].name, "wave");
     assert!((a.animations[0].duration - 0.033_333_3).abs() < 1e-6);
@@ -166,9 +169,8 @@ fn the_tiny_file_becomes_a_clip_in_metres_mapped_by_structure() {
         "{:?}",
         a.warnings
     );
-    let h = a.humanoid.as_ref().unwrap();
     let name = |b: &str| {
-        a.nodes[h.bone(b).unwrap_or_else(|| panic!("{b} unmapped"))]
+        a.nodes[*by_shape.get(b).unwrap_or_else(|| panic!("{b} unmapped"))]
             .name
             .as_str()
     };
@@ -588,7 +590,7 @@ fn hierarchy(joints: &[(&str, Option<usize>, [f32; 3])], frames: usize) -> Strin
 /// character facing +Z. Its names are not Rigify's, so the map comes from
 /// the structure.
 #[test]
-fn a_cmu_shaped_skeleton_maps_by_structure() {
+fn a_cmu_shaped_skeleton_maps_by_shape_too() {
     #[rustfmt::skip]
     let j: &[(&str, Option<usize>, [f32; 3])] = &[
         ("Hips", None, [0.0, 17.0, 0.0]),
@@ -624,15 +626,17 @@ fn a_cmu_shaped_skeleton_maps_by_structure() {
         ("RThumb", Some(27), [-0.51, 0.0, 0.51]),
     ];
     let c = load(hierarchy(j, 3).as_bytes(), "02_01.bvh").expect("loads");
-    assert_eq!(c.mapped_by, MappedBy::Structure);
+    // CMU's joint names are Mixamo's too, which the name conventions know:
+    // the load maps by name; the shape's own map is what this checks.
+    assert_eq!(c.mapped_by, MappedBy::Name);
     let a = &c.avatar;
+    let by_shape = super::structure::map_by_structure(a).expect("a map by shape");
     assert!(
         a.warnings[0].message.contains("CMU units"),
         "{:?}",
         a.warnings
     );
-    let h = a.humanoid.as_ref().unwrap();
-    let name = |b: &str| h.bone(b).map(|n| a.nodes[n].name.as_str());
+    let name = |b: &str| by_shape.get(b).map(|&n| a.nodes[n].name.as_str());
     for (bone, joint) in [
         ("hips", "Hips"),
         ("leftUpperLeg", "LeftUpLeg"),
@@ -657,4 +661,39 @@ fn a_cmu_shaped_skeleton_maps_by_structure() {
         assert_eq!(name(bone), Some(joint), "{bone}");
     }
     assert_eq!(a.animations[0].name, "02_01");
+}
+
+#[test]
+fn joints_no_convention_names_map_by_shape() {
+    // The tiny file with every joint renamed to something no bone-name
+    // convention knows: only the skeleton's shape can map it.
+    let mut text = String::new();
+    let mut n = 0;
+    for line in TINY.lines() {
+        let t = line.trim_start();
+        let indent = &line[..line.len() - t.len()];
+        if t.strip_prefix("ROOT ")
+            .or_else(|| t.strip_prefix("JOINT "))
+            .is_some()
+        {
+            let word = if t.starts_with("ROOT") {
+                "ROOT"
+            } else {
+                "JOINT"
+            };
+            text.push_str(&format!("{indent}{word} node{n}\n"));
+            n += 1;
+        } else {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let c = load(text.as_bytes(), "renamed.bvh").expect("loads");
+    assert_eq!(c.mapped_by, MappedBy::Structure);
+    assert!(
+        BoneMap::detect(&c.avatar)
+            .unwrap()
+            .missing_required()
+            .is_empty()
+    );
 }
