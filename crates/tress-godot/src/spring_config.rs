@@ -18,8 +18,7 @@ use godot::classes::{Node as GdNode, Node3D, Skeleton3D};
 use godot::prelude::*;
 use tress_core::math::{Quat, Vec3};
 use tress_vrm::model::{
-    Avatar, Collider, ColliderGroup, ColliderShape, Format, Node, SpringChain, SpringJoint,
-    SpringSystem,
+    Avatar, Collider, ColliderGroup, ColliderShape, Node, SpringChain, SpringJoint, SpringSystem,
 };
 
 use crate::collider::TressCollider3D;
@@ -267,19 +266,7 @@ pub fn rest_avatar(cfg: &TressSpringConfig) -> Result<Avatar, String> {
     }
     let roots = (0..n).filter(|&i| nodes[i].parent.is_none()).collect();
     Ok(Avatar {
-        format: Format::Gltf,
-        nodes,
-        roots,
-        meshes: Vec::new(),
-        skins: Vec::new(),
-        materials: Vec::new(),
-        humanoid: None,
-        meta: None,
-        springs: SpringSystem::default(),
-        constraints: Vec::new(),
-        constraint_order: Vec::new(),
-        animations: Vec::new(),
-        warnings: Vec::new(),
+        ..Avatar::skeleton_only(nodes, roots)
     })
 }
 

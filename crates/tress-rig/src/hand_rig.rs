@@ -15,8 +15,7 @@ use core::fmt;
 
 use glam::{Quat, Vec3};
 use tress_vrm::{
-    Avatar, Collider, ColliderGroup, ColliderShape, Format, Node, SpringChain, SpringJoint,
-    SpringSystem,
+    Avatar, Collider, ColliderGroup, ColliderShape, Node, SpringChain, SpringJoint, SpringSystem,
 };
 
 /// A skeleton as plain data: its name (for messages) and its bones.
@@ -336,14 +335,6 @@ pub fn build(
         .filter(|&n| nodes[n].parent.is_none())
         .collect();
     let avatar = Avatar {
-        format: Format::Gltf,
-        nodes,
-        roots,
-        meshes: Vec::new(),
-        skins: Vec::new(),
-        materials: Vec::new(),
-        humanoid: None,
-        meta: None,
         springs: SpringSystem {
             chains: springs,
             collider_groups: vec![ColliderGroup {
@@ -352,10 +343,7 @@ pub fn build(
             }],
             colliders: spring_colliders,
         },
-        constraints: Vec::new(),
-        constraint_order: Vec::new(),
-        animations: Vec::new(),
-        warnings: Vec::new(),
+        ..Avatar::skeleton_only(nodes, roots)
     };
     Ok(HandRig {
         avatar,

@@ -334,7 +334,7 @@ pub fn dangling_under_head(avatar: &Avatar, head: usize) -> Vec<Vec<usize>> {
 mod tests {
     use super::*;
     use glam::Quat;
-    use tress_vrm::{Format, Node, SpringSystem};
+    use tress_vrm::Node;
 
     /// An avatar from `(name, parent)` pairs, parents first, no humanoid.
     fn plain(bones: &[(&str, Option<usize>)]) -> Avatar {
@@ -357,19 +357,7 @@ mod tests {
             }
         }
         Avatar {
-            format: Format::Gltf,
-            nodes,
-            roots: vec![0],
-            meshes: Vec::new(),
-            skins: Vec::new(),
-            materials: Vec::new(),
-            humanoid: None,
-            meta: None,
-            springs: SpringSystem::default(),
-            constraints: Vec::new(),
-            constraint_order: Vec::new(),
-            animations: Vec::new(),
-            warnings: Vec::new(),
+            ..Avatar::skeleton_only(nodes, vec![0])
         }
     }
 

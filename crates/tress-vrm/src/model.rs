@@ -404,6 +404,28 @@ pub enum ChannelValues {
 }
 
 impl Avatar {
+    /// A plain glTF skeleton and nothing else: no meshes, humanoid, springs
+    /// or clips (what BVH files, stored spring configs and hand-made rigs
+    /// start from).
+    #[must_use]
+    pub fn skeleton_only(nodes: Vec<Node>, roots: Vec<usize>) -> Self {
+        Self {
+            format: Format::Gltf,
+            nodes,
+            roots,
+            meshes: Vec::new(),
+            skins: Vec::new(),
+            materials: Vec::new(),
+            humanoid: None,
+            meta: None,
+            springs: SpringSystem::default(),
+            constraints: Vec::new(),
+            constraint_order: Vec::new(),
+            animations: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     /// Rest world matrices of every node (parents before children).
     #[must_use]
     pub fn rest_world(&self) -> Vec<Mat4> {

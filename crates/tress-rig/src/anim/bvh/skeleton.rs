@@ -8,9 +8,7 @@ use glam::{Quat, Vec3};
 use super::euler::{self, Axis};
 use super::read::{Bvh, Channel as BvhChannel};
 use tress_vrm::Warning;
-use tress_vrm::model::{
-    Animation, Avatar, Channel, ChannelValues, Format, Interpolation, Node, SpringSystem,
-};
+use tress_vrm::model::{Animation, Avatar, Channel, ChannelValues, Interpolation, Node};
 
 /// The unit a skeleton's offsets are in, judged from its size.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,22 +185,12 @@ pub fn to_avatar(bvh: &Bvh, clip: &str) -> Avatar {
         });
     }
     Avatar {
-        format: Format::Gltf,
-        nodes,
-        roots,
-        meshes: Vec::new(),
-        skins: Vec::new(),
-        materials: Vec::new(),
-        humanoid: None,
-        meta: None,
-        springs: SpringSystem::default(),
-        constraints: Vec::new(),
-        constraint_order: Vec::new(),
         animations: vec![Animation {
             name: clip.to_owned(),
             channels,
             duration: times.last().copied().unwrap_or(0.0),
         }],
         warnings,
+        ..Avatar::skeleton_only(nodes, roots)
     }
 }
