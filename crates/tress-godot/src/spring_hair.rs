@@ -786,13 +786,9 @@ impl TressSpringHair {
                 j.hit_radius = self.hit_radius;
             }
         }
-        if let Err(e) = rig.refresh_joint_params(avatar, mode_of(self.solver_mode)) {
+        // The rig keeps its live scales on top of the new values.
+        if let Err(e) = rig.refresh_joint_params(avatar) {
             godot_error!("TressSpringHair: cannot apply the joint values: {e}");
-            return;
-        }
-        // The new values are the base the live scales multiply.
-        if (self.stiffness_scale, self.drag_scale, self.gravity_scale) != (1.0, 1.0, 1.0) {
-            self.push_param_scales();
         }
     }
 

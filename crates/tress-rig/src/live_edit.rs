@@ -24,24 +24,31 @@ fn params_for(mode: Mode, j: &SpringJoint) -> JointParams {
 
 impl SpringRig {
     /// Re-reads every simulated joint's VRM values (stiffness, drag,
-    /// gravity, hit radius) from `avatar` under `mode`; positions and
-    /// velocities are kept.
+    /// gravity, hit radius) from `avatar`, times the rig's live parameter
+    /// scales, under each chain's own mode; positions and velocities are
+    /// kept.
     ///
     /// # Errors
     /// [`RigError::Invalid`] when `avatar` is not the one the rig was built
-    /// from (a chain or joint is missing).
-    pub fn refresh_joint_params(&mut self, avatar: &Avatar, mode: Mode) -> Result<(), RigError> {
+    /// from (a chain or joint is missing); chains before the bad one are
+    /// already updated.
+    pub fn refresh_joint_params(&mut self, avatar: &Avatar) -> Result<(), RigError> {
         for c in &self.chains {
             let spring = avatar.springs.chains.get(c.spring).ok_or_else(|| {
                 RigError::Invalid(format!("{}: spring {} is gone", c.name, c.spring))
             })?;
+            let mode = self
+                .world
+                .chain_desc(c.index)
+                .map_err(|e| RigError::Invalid(format!("{}: {e}", c.name)))?
+                .mode;
             for k in 0..c.nodes.len() {
                 let j = spring
                     .joints
                     .get(k)
                     .ok_or_else(|| RigError::Invalid(format!("{}: joint {k} is gone", c.name)))?;
                 self.world
-                    .set_joint_params(c.index, k, params_for(mode, j))
+                    .set_joint_params(c.index, k, params_for(mode, &self.scales.apply(j)))
                     .map_err(|e| RigError::Invalid(format!("{}: joint {k}: {e}", c.name)))?;
             }
         }
@@ -99,7 +106,7 @@ impl SpringRig {
                 .set_chain_desc(c.index, desc)
                 .map_err(|e| RigError::Invalid(format!("{}: {e}", c.name)))?;
         }
-        self.refresh_joint_params(avatar, mode)
+        self.refresh_joint_params(avatar)
     }
 
     /// Replaces collider `index` (of `avatar.springs.colliders`, which must
@@ -202,8 +209,7 @@ mod tests {
         for j in &mut avatar.springs.chains[0].joints {
             j.stiffness = 4.0;
         }
-        b.refresh_joint_params(&avatar, Mode::Improved)
-            .expect("edit");
+        b.refresh_joint_params(&avatar).expect("edit");
         // Same state right after the edit: nothing was reset.
         assert_eq!(b.world.joint_state(0, 2).expect("joint"), before);
         let (ta, tb) = (swing(&mut a, 10), swing(&mut b, 10));

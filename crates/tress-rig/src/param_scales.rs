@@ -7,10 +7,9 @@
 //! [`ParamScales`] and hands them to the running world, which keeps each
 //! joint's position and velocity.
 
-use tress_core::spring::{Mode, SetupError};
 use tress_vrm::model::{Avatar, SpringJoint};
 
-use crate::spring_rig::{SpringRig, improved_params, vrm_params};
+use crate::spring_rig::{RigError, SpringRig};
 
 /// Multipliers on every joint's configured VRM values; 1 leaves them as
 /// authored.
@@ -66,39 +65,23 @@ impl ParamScales {
 }
 
 impl SpringRig {
-    /// Re-derives every joint's parameters from `avatar` (the one the rig
-    /// was built from) scaled by `scales`, keeping the simulated state: the
-    /// hair carries on from where it is, only its physics change. Each
-    /// chain's own mode picks the mapping ([`improved_params`] or
-    /// [`vrm_params`]), as at build time.
+    /// Sets the live multipliers and re-derives every joint's parameters
+    /// from `avatar` (the one the rig was built from) with them, keeping the
+    /// simulated state: the hair carries on from where it is, only its
+    /// physics change. Later joint edits
+    /// ([`SpringRig::refresh_joint_params`]) and mode switches keep them.
     ///
     /// # Errors
-    /// [`SetupError::BadIndex`] when `avatar` is not the rig's avatar (a
-    /// chain or joint it names is missing); chains before the bad one are
-    /// already updated.
+    /// [`RigError::Invalid`] when `avatar` is not the rig's avatar (a chain
+    /// or joint it names is missing); chains before the bad one are already
+    /// updated.
     pub fn set_param_scales(
         &mut self,
         avatar: &Avatar,
         scales: ParamScales,
-    ) -> Result<(), SetupError> {
-        for rc in &self.chains {
-            let spring = avatar
-                .springs
-                .chains
-                .get(rc.spring)
-                .ok_or(SetupError::BadIndex)?;
-            let mode = self.world.chain_desc(rc.index)?.mode;
-            for k in 0..rc.nodes.len() {
-                let joint = spring.joints.get(k).ok_or(SetupError::BadIndex)?;
-                let scaled = scales.apply(joint);
-                let params = match mode {
-                    Mode::VrmCompatible => vrm_params(&scaled),
-                    Mode::Improved | Mode::Earlier => improved_params(&scaled),
-                };
-                self.world.set_joint_params(rc.index, k, params)?;
-            }
-        }
-        Ok(())
+    ) -> Result<(), RigError> {
+        self.scales = scales;
+        self.refresh_joint_params(avatar)
     }
 }
 
@@ -107,7 +90,7 @@ mod tests {
     use super::*;
     use crate::spring_rig::RigOptions;
     use tress_core::math::quat;
-    use tress_core::spring::Pose;
+    use tress_core::spring::{Mode, Pose};
 
     fn built_in() -> Avatar {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
@@ -196,6 +179,35 @@ mod tests {
         swing(&mut plain, &a, 20);
         swing(&mut scaled, &a, 20);
         assert_ne!(state(&plain), state(&scaled), "the scales had no effect");
+    }
+
+    #[test]
+    fn joint_edits_and_mode_switches_keep_the_scales() {
+        // A rig whose scales were set and then had its joint values
+        // refreshed and its mode switched moves exactly like one given the
+        // scales again afterwards: neither edit drops them.
+        let a = built_in();
+        let scales = ParamScales {
+            stiffness: 2.5,
+            drag: 0.5,
+            gravity: 1.5,
+        };
+        let mut kept = SpringRig::build(&a, &RigOptions::default()).expect("rig");
+        kept.set_param_scales(&a, scales).expect("scales");
+        kept.refresh_joint_params(&a).expect("refresh");
+        let earlier = RigOptions {
+            mode: Mode::Earlier,
+            ..RigOptions::default()
+        };
+        kept.set_mode(&a, &earlier).expect("mode");
+        let mut again = kept.clone();
+        again.set_param_scales(&a, scales).expect("scales again");
+        swing(&mut kept, &a, 30);
+        swing(&mut again, &a, 30);
+        assert_eq!(state(&kept), state(&again), "an edit dropped the scales");
+        let mut unscaled = SpringRig::build(&a, &earlier).expect("rig");
+        swing(&mut unscaled, &a, 30);
+        assert_ne!(state(&kept), state(&unscaled), "the scales had no effect");
     }
 
     #[test]

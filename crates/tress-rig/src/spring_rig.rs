@@ -122,6 +122,9 @@ pub struct SpringRig {
     pub chains: Vec<RigChain>,
     /// What was skipped and why.
     pub notes: Vec<String>,
+    /// The live multipliers every joint's values carry
+    /// ([`crate::param_scales`]); one when built.
+    pub(crate) scales: crate::param_scales::ParamScales,
 }
 
 /// The pose of a frame's node in `world` (all nodes' world matrices); the
@@ -213,6 +216,7 @@ impl SpringRig {
             frame_nodes: Vec::new(),
             chains: Vec::new(),
             notes: Vec::new(),
+            scales: crate::param_scales::ParamScales::ONE,
         };
         let cap = |e: SetupError, what: &str| match e {
             SetupError::Capacity => RigError::Capacity(what.to_owned()),
