@@ -40,10 +40,12 @@ cd "$repo"
 source "$here/godot-env.sh"
 
 # Each step's heading; the previous step's wall time goes to the summary that
-# cmd_test prints last, so a slow step shows in every CI log.
+# cmd_test prints last with the disk space left after it, so a slow or
+# disk-hungry step shows in every CI log.
 step_name="" step_start=$SECONDS step_times=()
 step_done() {
-	[ -n "$step_name" ] && step_times+=("$(printf '%5ss  %s' $((SECONDS - step_start)) "$step_name")")
+	[ -n "$step_name" ] && step_times+=("$(printf '%5ss  %6s free  %s' $((SECONDS - step_start)) \
+		"$(df -h --output=avail . | tail -1 | tr -d ' ')" "$step_name")")
 	step_name="" step_start=$SECONDS
 }
 step() { step_done; step_name="$*"; step_start=$SECONDS; printf '\n==> %s\n' "$*"; }
@@ -193,6 +195,9 @@ cmd_test() {
 	ensure_rust
 	local logs="$repo/target/test-logs"; mkdir -p "$logs"
 	local fails=()
+	# A fresh CI checkout never reuses incremental state; it only fills the disk.
+	[ -n "${CI:-}" ] && export CARGO_INCREMENTAL=0
+	echo "disk at the start: $(df -h --output=avail "$repo" | tail -1 | tr -d ' ') free"
 
 	step "format check"
 	cargo fmt --all -- --check || fails+=(fmt)
@@ -299,6 +304,7 @@ cmd_test() {
 
 	step_done
 	printf '\nstep times (wall):\n'; printf '%s\n' "${step_times[@]}"
+	echo "disk at the end: target/ $(du -sh target 2>/dev/null | cut -f1), tools/*/target $(du -shc tools/*/target 2>/dev/null | tail -1 | cut -f1), $(df -h --output=avail "$repo" | tail -1 | tr -d ' ') free"
 	echo
 	if [ ${#fails[@]} -gt 0 ]; then
 		echo "failed steps: ${fails[*]}"
