@@ -171,6 +171,17 @@ fn add_hair(
 /// A `TressCollider3D` for a VRM collider shape: it follows `bone`, with the
 /// shape's offset (and, for capsules and planes, its axis) as its transform.
 fn collider_node(name: &str, bone: &str, shape: &ColliderShape) -> Gd<TressCollider3D> {
+    // A capsule node sits at the capsule's middle with local +Y along it.
+    let capsule = |kind, offset: Vec3, tail: Vec3, radius| {
+        let axis = tail - offset;
+        (
+            kind,
+            radius,
+            axis.length(),
+            (offset + tail) * 0.5,
+            Some(axis),
+        )
+    };
     let (kind, radius, height, at, axis) = match *shape {
         ColliderShape::Sphere { offset, radius } => (0, radius, 0.0, offset, None),
         ColliderShape::InsideSphere { offset, radius } => (3, radius, 0.0, offset, None),
@@ -178,24 +189,12 @@ fn collider_node(name: &str, bone: &str, shape: &ColliderShape) -> Gd<TressColli
             offset,
             tail,
             radius,
-        } => (
-            1,
-            radius,
-            (tail - offset).length(),
-            (offset + tail) * 0.5,
-            Some(tail - offset),
-        ),
+        } => capsule(1, offset, tail, radius),
         ColliderShape::InsideCapsule {
             offset,
             tail,
             radius,
-        } => (
-            4,
-            radius,
-            (tail - offset).length(),
-            (offset + tail) * 0.5,
-            Some(tail - offset),
-        ),
+        } => capsule(4, offset, tail, radius),
         ColliderShape::Plane { offset, normal } => (2, 0.0, 0.0, offset, Some(normal)),
     };
     let mut node = TressCollider3D::new_alloc();
