@@ -7,12 +7,13 @@
 # `timeout` with an in-script watchdog. A test passes only when Godot exits 0,
 # the log says "TEST PASS NAME", and the log has no "SCRIPT ERROR" and no
 # Rust "panic". Tests named render_* run under Xvfb with the OpenGL renderer;
-# the others run --headless. Logs go to target/godot-logs/. Three steps are
-# not scripts in tests/: editor_docs and editor_tool (below), export_pack
-# (Tress in an exported game, tools/export-test.sh), bench_pack (the bench
-# exported and run as a game, tools/bench-pack.sh) and editor_import (.vrm
-# files imported as scenes, played and exported, tools/import-test.sh); they
-# run after the scripts and can be named like them.
+# the others run --headless. Logs go to target/godot-logs/. Five steps are
+# not scripts in tests/ (`steps` below): editor_docs and editor_tool (an
+# editor), export_pack (Tress in an exported game, tools/export-test.sh),
+# bench_pack (the bench exported and run as a game, tools/bench-pack.sh) and
+# editor_import (.vrm files imported as scenes, played and exported,
+# tools/import-test.sh); they run after the scripts and can be named like
+# them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -89,6 +90,20 @@ if [ "${1:-}" = "--selftest" ]; then
 	exit
 fi
 
+# report NAME START LOG RC PATTERN [LINES] -> the step's ok or FAIL line, and
+# on a failure the first LINES (default 5) log lines matching PATTERN; returns
+# 0 when RC is 0.
+report() {
+	local name=$1 start=$2 log=$3 rc=$4 pattern=$5 lines=${6:-5}
+	if [ "$rc" -eq 0 ]; then
+		echo "  ok    $name ($((SECONDS - start)) s)"
+		return 0
+	fi
+	echo "  FAIL  $name ($((SECONDS - start)) s; log: ${log#$repo/})"
+	grep -E "$pattern" "$log" | head -n "$lines" | sed 's/^/        /'
+	return 1
+}
+
 # editor_docs: the Rust doc comments reach the editor's help pages. Godot
 # builds its class-reference cache on the first editor start without the
 # extension's pages (upstream behaviour; a restart shows them), so the
@@ -99,13 +114,8 @@ run_editor_docs() {
 	godot_run "$repo" godot-project 120 -- --headless --editor --quit >"$logs/editor_docs_warm.log" 2>&1
 	godot_run "$repo" godot-project 120 -- --headless --editor -- --tress-doc-check >"$log" 2>&1
 	rc=$?
-	if [ $rc -eq 0 ] && grep -q "DOC CHECK PASS" "$log"; then
-		echo "  ok    editor_docs ($((SECONDS - start)) s)"
-		return 0
-	fi
-	echo "  FAIL  editor_docs: exit $rc ($((SECONDS - start)) s; log: ${log#$repo/})"
-	grep -E "DOC MISSING|ERROR" "$log" | head -n 5 | sed 's/^/        /'
-	return 1
+	[ $rc -eq 0 ] && ! grep -q "DOC CHECK PASS" "$log" && rc=1
+	report editor_docs "$start" "$log" $rc "DOC MISSING|ERROR|exit"
 }
 
 # editor_tool: the hair nodes run in the editor and the Tress gizmos draw
@@ -125,77 +135,49 @@ run_editor_tool() {
 	rc=$?
 	cp "$kept" "$settings"
 	rm -f "$kept"
-	if [ $rc -eq 0 ] && grep -q "EDITOR CHECK PASS" "$log" && ! grep -qi "panic" "$log"; then
-		echo "  ok    editor_tool ($((SECONDS - start)) s)"
-		return 0
-	fi
-	echo "  FAIL  editor_tool: exit $rc ($((SECONDS - start)) s; log: ${log#$repo/})"
-	grep -E "EDITOR CHECK|SCRIPT ERROR|panic|ERROR" "$log" | head -n 5 | sed 's/^/        /'
-	return 1
+	{ grep -q "EDITOR CHECK PASS" "$log" && ! grep -qi "panic" "$log"; } || rc=1
+	report editor_tool "$start" "$log" $rc "EDITOR CHECK|SCRIPT ERROR|panic|ERROR"
 }
 
-# export_pack: the project in tests/export-game/ exported as a pack and run
-# with --main-pack from a folder of its own (tools/export-test.sh).
-run_export_pack() {
-	local log="$logs/export_pack.log" start=$SECONDS
-	if "$here/export-test.sh" >"$log" 2>&1; then
-		echo "  ok    export_pack ($((SECONDS - start)) s)"
-		return 0
-	fi
-	echo "  FAIL  export_pack ($((SECONDS - start)) s; log: ${log#$repo/})"
-	grep -E "FAIL|SCRIPT ERROR|panic" "$log" | head -n 5 | sed 's/^/        /'
-	return 1
+# The steps that are scripts of their own, each passing when it exits 0:
+#   export_pack    the project in tests/export-game/ exported as a pack and
+#                  run with --main-pack from a folder of its own
+#                  (tools/export-test.sh);
+#   bench_pack     the performance harness exported as a pack and run the
+#                  same way, briefly (tools/bench-pack.sh);
+#   editor_import  .vrm files imported as scenes by a headless editor, played
+#                  in the project folder and from an exported pack
+#                  (tools/import-test.sh).
+run_script_step() {
+	local name=$1 log="$logs/$1.log" start=$SECONDS pattern="FAIL|SCRIPT ERROR|panic" lines=5 rc
+	case "$name" in
+	export_pack) "$here/export-test.sh" >"$log" 2>&1; rc=$? ;;
+	bench_pack)
+		pattern="$pattern|^    " lines=8
+		"$here/bench-pack.sh" --out "$repo/target/bench/godot-pack-test.json" -- --counts=1,10 --frames=60 >"$log" 2>&1
+		rc=$? ;;
+	editor_import) "$here/import-test.sh" >"$log" 2>&1; rc=$? ;;
+	esac
+	report "$name" "$start" "$log" $rc "$pattern" $lines
 }
 
-# bench_pack: the performance harness exported as a pack and run with
-# --main-pack from a folder of its own, briefly (tools/bench-pack.sh).
-run_bench_pack() {
-	local log="$logs/bench_pack.log" start=$SECONDS
-	if "$here/bench-pack.sh" --out "$repo/target/bench/godot-pack-test.json" -- --counts=1,10 --frames=60 >"$log" 2>&1; then
-		echo "  ok    bench_pack ($((SECONDS - start)) s)"
-		return 0
-	fi
-	echo "  FAIL  bench_pack ($((SECONDS - start)) s; log: ${log#$repo/})"
-	grep -E "FAIL|SCRIPT ERROR|panic|^    " "$log" | head -n 8 | sed 's/^/        /'
-	return 1
-}
-
-# editor_import: .vrm files imported as scenes by a headless editor, played
-# in the project folder and from an exported pack (tools/import-test.sh).
-run_editor_import() {
-	local log="$logs/editor_import.log" start=$SECONDS
-	if "$here/import-test.sh" >"$log" 2>&1; then
-		echo "  ok    editor_import ($((SECONDS - start)) s)"
-		return 0
-	fi
-	echo "  FAIL  editor_import ($((SECONDS - start)) s; log: ${log#$repo/})"
-	grep -E "FAIL|SCRIPT ERROR|panic" "$log" | head -n 5 | sed 's/^/        /'
-	return 1
+# run_step NAME: a named step or a test script; 0 when it passed.
+steps="editor_docs editor_tool export_pack bench_pack editor_import"
+run_step() {
+	case "$1" in
+	editor_docs) run_editor_docs ;;
+	editor_tool) run_editor_tool ;;
+	export_pack | bench_pack | editor_import) run_script_step "$1" ;;
+	*) run_one "$1" ;;
+	esac
 }
 
 passed=0; failed=0
 # Named tests (e.g. `tools/godot-tests.sh test_animation`) or all of them.
 if [ $# -gt 0 ]; then tests="$*"
 else tests=$(cd "$repo/godot-project/tests" && ls test_*.gd render_*.gd 2>/dev/null | sed 's/\.gd$//'); fi
-for t in $tests; do
-	if [ "$t" = editor_docs ]; then
-		if run_editor_docs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	elif [ "$t" = editor_tool ]; then
-		if run_editor_tool; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	elif [ "$t" = export_pack ]; then
-		if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	elif [ "$t" = bench_pack ]; then
-		if run_bench_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	elif [ "$t" = editor_import ]; then
-		if run_editor_import; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	elif run_one "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+for t in $tests $([ $# -eq 0 ] && echo "$steps"); do
+	if run_step "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-if [ $# -eq 0 ]; then
-	if run_editor_docs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	if run_editor_tool; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	if run_export_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	if run_bench_pack; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	if run_editor_import; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-fi
 echo "godot: $passed passed, $failed failed"
 [ $failed -eq 0 ] && [ $passed -gt 0 ]
