@@ -34,42 +34,27 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+source "$here/pack-common.sh"
+pack_init bench_pack bench-pack
 lib="$repo/target/$profile/libtress_godot.so"
-out="$repo/target/bench-pack"
-project="$out/project"
-game="$out/game"
-logs="$repo/target/godot-logs"
-mkdir -p "$logs" "$(dirname "$json_out")"
-
-fail() { echo "bench_pack: FAIL: $*"; exit 1; }
+mkdir -p "$(dirname "$json_out")"
 
 [ -f "$lib" ] || fail "no extension library at $lib (cargo build${profile/debug/} -p tress-godot${profile/debug/})"
-godot_select || exit 1
-
-rm -rf "$out"
-mkdir -p "$project/.godot" "$project/demo" "$game"
+pack_project
+mkdir -p "$project/demo"
 cp "$repo/godot-project/project.godot" "$project/"
 cp -r "$repo/godot-project/bench" "$project/"
 cp "$repo/godot-project/demo/godot_peer.gd"* "$project/demo/"
 cp "$repo/tests/export-game/tress.gdextension" "$project/"
 cp "$repo/tests/bench-pack/export_presets.cfg" "$project/"
 cp "$repo/assets/tress_avatar.vrm" "$project/bench/"
-# Loaded at run time with load_vrm: "keep" ships the file as it is, where
-# the .vrm importer would turn it into a scene and leave the file out.
-printf '[remap]\n\nimporter="keep"\n' >"$project/bench/tress_avatar.vrm.import"
-cp "$lib" "$project/libtress_godot.so"
-echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
+# Loaded at run time with load_vrm, so shipped as it is.
+keep "$project/bench/tress_avatar.vrm"
 
 echo "==> export the bench as a pack"
-godot_run "$repo" target/bench-pack/project 300 -- --headless --export-pack Bench bench.pck \
-	>"$logs/bench_pack_export.log" 2>&1
-rc=$?
-[ $rc -eq 0 ] && [ -s "$project/bench.pck" ] \
-	|| fail "export exited $rc without a pack (log: target/godot-logs/bench_pack_export.log)"
-mv "$project/bench.pck" "$game/"
-cp "$lib" "$game/libtress_godot.so"
+pack_export Bench bench.pck
 rm -rf "$project"
-echo "    $(cd "$game" && ls | tr '\n' ' ')($(wc -c <"$game/bench.pck") bytes of pack, $profile library)"
+echo "    $(cd "$game" && ls | tr '\n' ' ')($profile library)"
 
 echo "==> run the pack from a folder of its own"
 log="$logs/bench_pack_game.log"
@@ -77,12 +62,7 @@ godot_run "$repo" target/bench-pack/game 1200 -- --headless --fixed-fps 60 --mai
 	-- "${bench_args[@]}" >"$log" 2>&1
 rc=$?
 grep -E "^bench: " "$log" | sed 's/^/    /'
-why=""
-if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then why="timed out"
-elif [ $rc -ne 0 ]; then why="the game exited $rc"
-elif grep -q "SCRIPT ERROR" "$log"; then why="SCRIPT ERROR in the log"
-elif grep -qi "panic" "$log"; then why="panic in the log"
-fi
+why=$(run_failed $rc "$log")
 [ -z "$why" ] || fail "$why (log: ${log#$repo/})"
 
 # The JSON the bench printed (one line per print), checked and kept.

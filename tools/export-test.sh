@@ -23,42 +23,20 @@ set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 source "$here/godot-env.sh"
+source "$here/pack-common.sh"
+pack_init export_pack export-test
+pack_lib_arg "$@"
 
-lib="$repo/target/debug/libtress_godot.so"
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--lib) lib=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
-	*) echo "unknown option $1" >&2; exit 2 ;;
-	esac
-	shift
-done
-
-out="$repo/target/export-test"
-project="$out/project"
-game="$out/game"
-logs="$repo/target/godot-logs"
-shared="$repo/../shared/assets"
-mkdir -p "$logs" "$repo/target/godot-screens"
-
-fail() { echo "export_pack: FAIL: $*"; exit 1; }
-
-[ -f "$lib" ] || fail "no extension library at $lib (cargo build -p tress-godot)"
-godot_select || exit 1
-
-# The project: the committed files, the assets under res://, the library
-# where the .gdextension names it (beside it), the extension list a fresh
-# checkout needs.
-rm -rf "$out"
-mkdir -p "$project/.godot" "$project/avatar" "$project/grooms" "$project/bad" "$game"
+# The project: the library (pack_project), the committed files, the assets
+# under res://.
+pack_project
+mkdir -p "$project/avatar" "$project/grooms" "$project/bad"
 cp -r "$repo/tests/export-game/." "$project/"
-echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
-cp "$lib" "$project/libtress_godot.so"
 cp "$repo/assets/tress_avatar.vrm" "$project/avatar/"
 cp "$repo/assets/tress_groom.tfx" "$project/grooms/"
 # Godot imports .gltf/.glb/.obj files as scenes and meshes (and, with the
 # extension loaded, .vrm files: TressVrmImporter) and leaves their sources
 # out of an export; "keep" ships them as they are, for load_vrm to read.
-keep() { printf '[remap]\n\nimporter="keep"\n' >"$1.import"; }
 keep "$project/avatar/tress_avatar.vrm"
 if [ -d "$shared" ]; then
 	mkdir -p "$project/clips" "$project/models"
@@ -90,14 +68,7 @@ EOF
 keep "$project/bad/lost_buffer.gltf"
 
 echo "==> export the pack"
-godot_run "$repo" target/export-test/project 300 -- --headless --export-pack Linux game.pck \
-	>"$logs/export_pack_export.log" 2>&1
-rc=$?
-[ $rc -eq 0 ] && [ -s "$project/game.pck" ] \
-	|| fail "export exited $rc without a pack (log: target/godot-logs/export_pack_export.log)"
-mv "$project/game.pck" "$game/"
-cp "$lib" "$game/libtress_godot.so"
-echo "    game.pck: $(wc -c <"$game/game.pck") bytes"
+pack_export Linux game.pck
 
 echo "==> run the project folder (headless), for the editor's errors"
 godot_run "$repo" target/export-test/project 200 -- --headless >"$logs/export_pack_folder.log" 2>&1
@@ -117,11 +88,8 @@ godot_run "$repo" target/export-test/game 200 --xvfb -- --rendering-driver openg
 rc=$?
 [ -f "$game/exported.png" ] && cp "$game/exported.png" "$repo/target/godot-screens/export_pack.png"
 grep -E "EXPORT (CHECK|FAIL)|SKIPPED|  (head|chest|hips) at" "$log" | sed 's/^/    /'
-why=""
-if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then why="timed out"
-elif [ $rc -ne 0 ]; then why="the game exited $rc"
-elif grep -q "SCRIPT ERROR" "$log"; then why="SCRIPT ERROR in the log"
-elif grep -qi "panic" "$log"; then why="panic in the log"
+why=$(run_failed $rc "$log")
+if [ -n "$why" ]; then :
 elif ! grep -q "EXPORT PASS" "$log"; then why="no EXPORT PASS line"
 elif ! grep -q "res:// is inside the pack" "$log"; then why="res:// was not the pack"
 elif [ ! -f "$game/exported.png" ]; then why="no screenshot"

@@ -33,24 +33,10 @@ set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 source "$here/godot-env.sh"
+source "$here/pack-common.sh"
+pack_init editor_import import-test
+pack_lib_arg "$@"
 
-lib="$repo/target/debug/libtress_godot.so"
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--lib) lib=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
-	*) echo "unknown option $1" >&2; exit 2 ;;
-	esac
-	shift
-done
-
-out="$repo/target/import-test"
-project="$out/project"
-game="$out/game"
-logs="$repo/target/godot-logs"
-shared="$repo/../shared/assets"
-mkdir -p "$logs"
-
-fail() { echo "editor_import: FAIL: $*"; exit 1; }
 # bad_log LOG -> prints why the log shows a failure, or nothing. The
 # errors about res://bad/ and ProvokedBadConfig are the ones the test
 # provokes.
@@ -71,14 +57,9 @@ provoked_config() {
 		|| fail "no warning for flat locks on imported hair in $(basename "$1")"
 }
 
-[ -f "$lib" ] || fail "no extension library at $lib (cargo build -p tress-godot)"
-godot_select || exit 1
-
-rm -rf "$out"
-mkdir -p "$project/.godot" "$project/avatars" "$project/bad" "$game"
+pack_project
+mkdir -p "$project/avatars" "$project/bad"
 cp -r "$repo/tests/import-game/." "$project/"
-echo "res://tress.gdextension" >"$project/.godot/extension_list.cfg"
-cp "$lib" "$project/libtress_godot.so"
 
 # avatars.txt: path, hair mode, fit colliders, hidden meshes (the options
 # each file is imported with), then whether the game checks that the hair
@@ -201,14 +182,7 @@ why=$(bad_log "$log")
 provoked_config "$log"
 
 echo "==> export the pack (no .vrm in it)"
-godot_run "$repo" target/import-test/project 300 -- --headless --export-pack Linux game.pck \
-	>"$logs/editor_import_export.log" 2>&1
-rc=$?
-[ $rc -eq 0 ] && [ -s "$project/game.pck" ] \
-	|| fail "export exited $rc without a pack (log: target/godot-logs/editor_import_export.log)"
-mv "$project/game.pck" "$game/"
-cp "$lib" "$game/libtress_godot.so"
-echo "    game.pck: $(wc -c <"$game/game.pck") bytes"
+pack_export Linux game.pck
 
 echo "==> run the pack from a folder of its own (Xvfb)"
 rm -rf "$project"
@@ -216,7 +190,6 @@ log="$logs/editor_import_pack.log"
 godot_run "$repo" target/import-test/game 200 --xvfb -- --rendering-driver opengl3 --fixed-fps 60 \
 	--main-pack game.pck -- --shot=imported.png >"$log" 2>&1
 rc=$?
-mkdir -p "$repo/target/godot-screens"
 [ -f "$game/imported.png" ] && cp "$game/imported.png" "$repo/target/godot-screens/editor_import.png"
 grep -E "IMPORT (CHECK|FAIL)|: [0-9]+ chains" "$log" | sed 's/^/    /'
 why=$(bad_log "$log")
