@@ -118,6 +118,9 @@ pub struct MeasureOptions {
     /// this mode are the avatar's own skinning under the motion, not the
     /// solver's.
     pub rigid_hair: bool,
+    /// Wind on the hair for the whole run (calm by default); gusts follow
+    /// simulated time, so every frame rate sees the same wind.
+    pub wind: tress_core::spring::Wind,
 }
 
 impl Default for MeasureOptions {
@@ -134,6 +137,7 @@ impl Default for MeasureOptions {
             flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
             drape: RigOptions::default().drape,
             rigid_hair: false,
+            wind: tress_core::spring::Wind::default(),
         }
     }
 }
@@ -356,6 +360,7 @@ pub fn measure_with_progress(
         settle_window_s: opts.settle_window_s,
         stretch_meshes: &opts.stretch_meshes,
         rigid_hair: opts.rigid_hair,
+        wind: opts.wind,
     };
     let mut runs = Vec::new();
     let mut joints = Vec::new();
