@@ -247,3 +247,47 @@ fn anchor_index_is_checked() {
     w.set_anchor(Some(0)).unwrap();
     assert_eq!(w.anchor(), Some(0));
 }
+
+#[test]
+fn a_fast_vehicle_is_no_teleport_for_its_rider() {
+    // 1.5 m a frame at 60 fps (90 m/s, braking), beyond the 1 m teleport
+    // distance for the deck, while the rider, seated 2 m behind its
+    // turning origin, moves less: measured relative to the anchor neither
+    // jumps, and the interpolated frames keep the rider's hair still.
+    let seat = Pose::new(Vec3::new(0.0, 1.5, 2.0), yaw(0.0));
+    let deck_at = |f: u32| {
+        let t = f as Real / 60.0;
+        Pose::new(
+            Vec3::new(90.0 * t - 10.0 * t * t, 0.0, 0.0),
+            yaw(20.0 * ops::sin(2.0 * t)),
+        )
+    };
+    for mode in MODES {
+        let mut w = hair(mode);
+        let deck = w.add_frame(Pose::IDENTITY).unwrap();
+        w.set_anchor(Some(deck)).unwrap();
+        let mut still = hair(mode);
+        still.set_frame_pose(0, seat);
+        let mut worst: Real = 0.0;
+        for f in 0..=120 {
+            w.set_frame_pose(deck, deck_at(f));
+            w.set_frame_pose(0, moved(&deck_at(f), &seat));
+            w.advance(1.0 / 60.0);
+            still.advance(1.0 / 60.0);
+            let local: Vec<Vec3> = tails(&w)
+                .iter()
+                .map(|x| deck_at(f).inverse_transform_point(*x))
+                .collect();
+            worst = worst.max(max_dev(&local, &tails(&still)));
+        }
+        println!(
+            "anchor, 90 m/s vehicle {mode:?}: rider's hair {:.4} mm from still",
+            worst * 1e3
+        );
+        // The state lives in world coordinates, up to 80 m out here, where an
+        // f32 step is 8 µm: Improved and VRM stay within 1 mm; Earlier, which
+        // curls, amplifies that rounding to a few mm (measured 2.6 mm).
+        let bound = if mode == Mode::Earlier { 5e-3 } else { 1e-3 };
+        assert!(worst < bound, "{mode:?}: {worst} m");
+    }
+}

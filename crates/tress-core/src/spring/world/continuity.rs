@@ -209,11 +209,23 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         teleported
     }
 
-    /// Whether a frame's move from `from` to `to` within one frame is a
-    /// teleport (then it is not interpolated: the first substep sees it whole).
-    pub(super) fn frame_jumped(&self, from: &Pose, to: &Pose) -> bool {
-        self.teleport
-            .jumped(self.config.teleport_distance * self.scale, from, to)
+    /// Whether frame `i`'s move over the coming frame is a teleport (then
+    /// it is not interpolated: the first substep sees it whole). With an
+    /// anchor the move is measured relative to it, as the substeps see it,
+    /// and the anchor itself never teleports: its motion is carried whole.
+    pub(super) fn frame_jumped(&self, i: usize) -> bool {
+        let f = &self.frames[i];
+        let limit = self.config.teleport_distance * self.scale;
+        match self.anchor {
+            None => self.teleport.jumped(limit, &f.prev, &f.cur),
+            Some(a) if a == i => false,
+            Some(a) => {
+                let (ap, ac) = (&self.frames[a].prev, &self.frames[a].cur);
+                // The frame's previous pose carried by the anchor's motion.
+                let carried = Carry::new(ap, ac).pose(&f.prev);
+                self.teleport.jumped(limit, &carried, &f.cur)
+            }
+        }
     }
 }
 

@@ -30,9 +30,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         // A jump beyond the teleport thresholds is not interpolated: the
         // first substep sees it whole and handles it (`continuity`).
         for i in 0..self.frames.len() {
-            let f = self.frames[i];
-            if self.frame_jumped(&f.prev, &f.cur) {
-                self.frames[i].prev = f.cur;
+            if self.frame_jumped(i) {
+                self.frames[i].prev = self.frames[i].cur;
             }
         }
         let plan = self.clock.advance(dt);
