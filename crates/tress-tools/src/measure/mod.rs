@@ -239,6 +239,10 @@ pub struct Report {
     pub solver: &'static str,
     /// Whether the hair was carried rigidly ([`MeasureOptions::rigid_hair`]).
     pub rigid_hair: bool,
+    /// The wind's mean acceleration, m/s² (0: calm; [`MeasureOptions::wind`]).
+    pub wind_strength: f32,
+    /// Where the wind blew to (unit, world space; zero when calm).
+    pub wind_direction: [f32; 3],
     /// The motion played.
     pub motion: Motion,
     /// Simulated chains.
@@ -409,6 +413,8 @@ pub fn measure_with_progress(
     Ok(Report {
         solver: opts.solver.name(),
         rigid_hair: opts.rigid_hair,
+        wind_strength: opts.wind.sanitized().strength,
+        wind_direction: opts.wind.sanitized().direction.to_array(),
         motion: opts.motion,
         chains: probe.chains.len(),
         joints: probe.joint_count(),
