@@ -19,11 +19,13 @@
 ## --hair=improved|earlier|vrm|godot (left pane),
 ## --split[=off|improved|earlier|vrm|godot] (right pane; on by default),
 ## --anim=CLIP|none,
-## --motion=loop|turn|move|still, --stiffness=F, --drag=F, --gravity=F.
+## --motion=loop|turn|move|still, --stiffness=F, --drag=F, --gravity=F,
+## --wind=F (the Wind node's strength, m/s²; the Wind slider).
 extends Node3D
 
 const TressStage = preload("res://demo/stage.gd")
 const Pane = preload("res://demo/pane.gd")
+const WindNode = preload("res://demo/wind.gd")
 const MODES := ["Improved", "Earlier", "VRM-compatible", "Godot SpringBoneSimulator3D"]
 const MODE_FLAGS := ["improved", "earlier", "vrm", "godot"]
 ## Preferred first clips, in order: the Universal Animation Library's idle,
@@ -40,6 +42,9 @@ var mode_menu: OptionButton
 var pair_menu: OptionButton
 var anim_menu: OptionButton
 var sliders := {}
+## The wind both panes' hair feels (a child named Wind).
+var wind: WindNode
+var wind_slider: HSlider
 var models: Array[String] = []
 ## Animation files retargeted onto each model that loads (those present).
 var anim_files: Array[String] = []
@@ -77,6 +82,9 @@ func _ready() -> void:
 		var f := repo.path_join(rel).simplify_path()
 		if FileAccess.file_exists(f):
 			anim_files.append(f)
+	wind = WindNode.new()
+	wind.name = "Wind"
+	add_child(wind)
 	var model := models[0]
 	var close_up := true
 	var scales := [1.0, 1.0, 1.0]
@@ -107,6 +115,8 @@ func _ready() -> void:
 				var key: String = ["--stiffness=", "--drag=", "--gravity="][k]
 				if arg.begins_with(key) and arg.trim_prefix(key).is_valid_float():
 					scales[k] = float(arg.trim_prefix(key))
+			if arg.begins_with("--wind=") and arg.trim_prefix("--wind=").is_valid_float():
+				wind.strength = float(arg.trim_prefix("--wind="))
 	_build_ui()
 	for k in 3:
 		sliders.values()[k].value = scales[k]
@@ -182,6 +192,7 @@ func _build_ui() -> void:
 		buttons.add_child(b)
 	for key in ["stiffness", "drag", "gravity"]:
 		box.add_child(_slider(key))
+	box.add_child(_wind_slider())
 	status = Label.new()
 	status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	box.add_child(status)
@@ -219,6 +230,29 @@ func _slider(key: String) -> VBoxContainer:
 	sliders[key] = s
 	return box
 
+## The Wind node's strength, 0…15 m/s², live (the hair keeps its motion).
+func _wind_slider() -> VBoxContainer:
+	var box := VBoxContainer.new()
+	var l := Label.new()
+	box.add_child(l)
+	wind_slider = HSlider.new()
+	wind_slider.min_value = 0.0
+	wind_slider.max_value = 15.0
+	wind_slider.step = 0.5
+	wind_slider.value = wind.strength
+	wind_slider.value_changed.connect(func(v: float) -> void:
+		l.text = "Wind %.1f m/s²" % v
+		wind.strength = v
+		_apply_wind())
+	l.text = "Wind %.1f m/s²" % wind.strength
+	box.add_child(wind_slider)
+	return box
+
+## The Wind node's settings into every pane's hair and Godot peer.
+func _apply_wind() -> void:
+	for p in panes:
+		wind.apply(p.stage.avatar.get_hair_node(), p.peer)
+
 func _apply_scales() -> void:
 	for p in panes:
 		p.set_scales(sliders.stiffness.value, sliders.drag.value, sliders.gravity.value)
@@ -233,6 +267,7 @@ func set_split(mode: int) -> void:
 	if mode < 0:
 		return
 	right.set_mode(mode)
+	_apply_wind()
 	if model_path != "" and right.loaded_path != model_path:
 		# Loaded on demand: a single view never pays for the second avatar.
 		if await _load_pane(right):
@@ -262,6 +297,7 @@ func _load_pane(pane: Pane) -> bool:
 	if not pane.load_model(model_path, anim_files):
 		return false
 	pane.set_scales(sliders.stiffness.value, sliders.drag.value, sliders.gravity.value)
+	wind.apply(pane.stage.avatar.get_hair_node(), pane.peer)
 	if pane.head_bone >= 0:
 		await get_tree().process_frame
 		var skel := pane.stage.avatar.get_skeleton()
@@ -338,6 +374,7 @@ func _on_mode_selected(i: int) -> void:
 	# shows the mode that runs. Setting it does not emit item_selected.
 	mode_menu.selected = i
 	panes[0].set_mode(i)
+	_apply_wind()
 	samples.clear()
 
 func _start(kind: String) -> void:

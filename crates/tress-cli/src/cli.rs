@@ -275,6 +275,24 @@ pub struct MeasureArgs {
     /// Carry the hair rigidly with the head (spring joints kept at rest): what stretch remains is the avatar's own skinning
     #[arg(long)]
     pub rigid_hair: bool,
+    /// Wind on the hair, m/s² (0: calm; gusts and flutter as the Godot node's defaults)
+    #[arg(
+        long,
+        value_name = "M/S²",
+        allow_hyphen_values = true,
+        value_parser = wind_strength,
+        default_value_t = 0.0
+    )]
+    pub wind: f32,
+    /// Where the wind blows to, world space
+    #[arg(
+        long,
+        value_name = "X,Y,Z",
+        allow_hyphen_values = true,
+        value_parser = wind_direction,
+        default_value = "1,0,0"
+    )]
+    pub wind_direction: glam::Vec3,
     /// Write every number to this file as JSON
     #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
@@ -296,6 +314,11 @@ impl MeasureArgs {
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
             rigid_hair: self.rigid_hair,
+            wind: tress_core::spring::Wind {
+                direction: self.wind_direction,
+                strength: self.wind,
+                ..tress_core::spring::Wind::default()
+            },
             ..MeasureOptions::default()
         }
     }
@@ -414,6 +437,22 @@ fn flat_lock_stiffness(s: &str) -> Result<f32, String> {
         .ok_or_else(|| "not a number ≥ 0 (1/s; 0: off)".to_owned())
 }
 
+/// `--wind`: a finite acceleration ≥ 0.
+fn wind_strength(s: &str) -> Result<f32, String> {
+    s.parse::<f32>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| "not a number ≥ 0 (m/s²; 0: calm)".to_owned())
+}
+
+/// `--wind-direction`: `X,Y,Z`, three finite numbers, not all zero.
+fn wind_direction(s: &str) -> Result<glam::Vec3, String> {
+    model_point(s)
+        .ok()
+        .filter(|v| *v != glam::Vec3::ZERO)
+        .ok_or_else(|| "not X,Y,Z (three numbers, not all zero)".to_owned())
+}
+
 /// `--joints`: an integer ≥ 1.
 fn positive_count(s: &str) -> Result<usize, String> {
     s.parse::<usize>()
@@ -487,6 +526,34 @@ mod tests {
         let (kind, e) = rejected(&["measure", "a.vrm", "--fps", "0"]);
         assert_eq!(kind, ErrorKind::ValueValidation);
         assert!(e.contains("bad frame rate list `0`"), "{e}");
+        let Ok(Command::Measure(a)) = parse(&[
+            "measure",
+            "a.vrm",
+            "--wind",
+            "6.5",
+            "--wind-direction",
+            "0,0,-2",
+        ]) else {
+            panic!("does not parse");
+        };
+        assert_eq!(a.options().wind.strength, 6.5);
+        assert_eq!(a.options().wind.direction, glam::Vec3::new(0.0, 0.0, -2.0));
+        assert_eq!(
+            parse(&["measure", "a.vrm"])
+                .map(|c| match c {
+                    Command::Measure(a) => a.options().wind.strength,
+                    _ => -1.0,
+                })
+                .ok(),
+            Some(0.0),
+            "calm by default"
+        );
+        let (kind, e) = rejected(&["measure", "a.vrm", "--wind", "-1"]);
+        assert_eq!(kind, ErrorKind::ValueValidation);
+        assert!(e.contains("m/s²"), "{e}");
+        let (kind, e) = rejected(&["measure", "a.vrm", "--wind-direction", "0,0,0"]);
+        assert_eq!(kind, ErrorKind::ValueValidation);
+        assert!(e.contains("not all zero"), "{e}");
         let (kind, e) = rejected(&["measure"]);
         assert_eq!(kind, ErrorKind::MissingRequiredArgument);
         assert!(e.contains("<FILE>"), "{e}");

@@ -15,6 +15,8 @@ use crate::convert::{pose_and_scale, quaternion, vec3, vector3};
 use crate::inspector_rig::{self, HandParams};
 use tress_core::math::Vec3;
 
+mod motion;
+
 /// Spring-chain hair driven by Tress's fixed-step solver.
 ///
 /// Runs after animation in Godot's skeleton pipeline (a SkeletonModifier3D,
@@ -164,6 +166,59 @@ pub struct TressSpringHair {
     /// nodes it names, instead of from the hand-made chains.
     #[export]
     spring_config: Option<Gd<crate::spring_config::TressSpringConfig>>,
+    /// Wind, pause, teleport and anchor settings (`motion`).
+    motion: motion::MotionState,
+    /// Wind: where it blows to, world space (zero: calm). All wind
+    /// settings apply live, without a reset.
+    #[export]
+    #[var(set = set_wind_direction)]
+    #[init(val = Vector3::new(1.0, 0.0, 0.0))]
+    wind_direction: Vector3,
+    /// Wind: mean acceleration, m/s² (0 = off, the default; 9.81 pushes as
+    /// hard as gravity pulls).
+    #[export(range = (0.0, 30.0, or_greater))]
+    #[var(set = set_wind_strength)]
+    wind_strength: f32,
+    /// Wind: gust amplitude relative to the strength.
+    #[export(range = (0.0, 2.0, or_greater))]
+    #[var(set = set_wind_gust)]
+    #[init(val = 0.5)]
+    wind_gust: f32,
+    /// Wind: typical seconds between gusts.
+    #[export(range = (0.05, 10.0, or_greater))]
+    #[var(set = set_wind_gust_seconds)]
+    #[init(val = 1.5)]
+    wind_gust_seconds: f32,
+    /// Wind: sideways and vertical flutter relative to the strength.
+    #[export(range = (0.0, 2.0, or_greater))]
+    #[var(set = set_wind_turbulence)]
+    #[init(val = 0.3)]
+    wind_turbulence: f32,
+    /// Wind: share a chain rooted at the centre of its hairstyle loses
+    /// (0: every chain gets all of it).
+    #[export(range = (0.0, 1.0))]
+    #[var(set = set_wind_occlusion)]
+    #[init(val = 0.5)]
+    wind_occlusion: f32,
+    /// Wind: seed of the gust noise.
+    #[export]
+    #[var(set = set_wind_seed)]
+    wind_seed: i32,
+    /// An attachment that turns by more than this many degrees in one
+    /// frame is a teleport (0 = never, the default).
+    #[export(range = (0.0, 180.0))]
+    #[var(set = set_teleport_angle)]
+    teleport_angle: f32,
+    /// What a teleport does to the hair: keep its shape (carried rigidly)
+    /// or reset it to rest under the new pose.
+    #[export(enum = (KeepShape = 0, Reset = 1))]
+    #[var(set = set_teleport_mode)]
+    teleport_mode: i32,
+    /// A moving platform or vehicle (a Node3D) the avatar rides: the hair
+    /// does not feel its motion as inertia, only motion relative to it.
+    #[export]
+    #[var(set = set_anchor)]
+    anchor: NodePath,
     base: Base<SkeletonModifier3D>,
 }
 
@@ -233,6 +288,9 @@ impl ISkeletonModifier3D for TressSpringHair {
         let Some(mut skel) = self.base().get_skeleton() else {
             return;
         };
+        if !editor && self.hold_while_disabled(&mut skel) {
+            return;
+        }
         // Godot may update a skeleton (and run its modifiers) more than once
         // in a frame; the frame's time is simulated on the first call only,
         // later calls re-apply the same result.
@@ -251,6 +309,7 @@ impl ISkeletonModifier3D for TressSpringHair {
         } else {
             delta as f32
         };
+        let resumed = !editor && dt > 0.0 && self.take_resume(frame);
         // A call that advanced no time (before the first frame) does not
         // claim the frame.
         if dt > 0.0 {
@@ -300,6 +359,9 @@ impl ISkeletonModifier3D for TressSpringHair {
         let (_, scale) = pose_and_scale(&skel_xf);
         if (rig.world.scale() - scale).abs() > 1e-6 {
             rig.world.set_scale(scale);
+        }
+        if resumed {
+            rig.world.resume();
         }
         if paused {
             rig.world.reset();
@@ -546,6 +608,89 @@ impl TressSpringHair {
             c.teleport_distance = metres;
             rig.world.set_config(c);
         }
+    }
+
+    // Wind, teleport and anchor (the logic is in `motion`).
+
+    /// Sets where the wind blows to; live.
+    #[func]
+    pub fn set_wind_direction(&mut self, direction: Vector3) {
+        self.wind_direction = direction;
+        self.push_wind();
+    }
+
+    /// Sets the wind's mean acceleration (m/s²); live.
+    #[func]
+    pub fn set_wind_strength(&mut self, strength: f32) {
+        self.wind_strength = strength;
+        self.push_wind();
+    }
+
+    /// Sets the gust amplitude (relative to the strength); live.
+    #[func]
+    pub fn set_wind_gust(&mut self, gust: f32) {
+        self.wind_gust = gust;
+        self.push_wind();
+    }
+
+    /// Sets the typical seconds between gusts; live.
+    #[func]
+    pub fn set_wind_gust_seconds(&mut self, seconds: f32) {
+        self.wind_gust_seconds = seconds;
+        self.push_wind();
+    }
+
+    /// Sets the sideways flutter (relative to the strength); live.
+    #[func]
+    pub fn set_wind_turbulence(&mut self, turbulence: f32) {
+        self.wind_turbulence = turbulence;
+        self.push_wind();
+    }
+
+    /// Sets how much the centre of the hairstyle is sheltered; live.
+    #[func]
+    pub fn set_wind_occlusion(&mut self, occlusion: f32) {
+        self.wind_occlusion = occlusion;
+        self.push_wind();
+    }
+
+    /// Sets the gust noise seed; live.
+    #[func]
+    pub fn set_wind_seed(&mut self, seed: i32) {
+        self.wind_seed = seed;
+        self.push_wind();
+    }
+
+    /// Sets the teleport rotation threshold in degrees (0 = never); live.
+    #[func]
+    pub fn set_teleport_angle(&mut self, degrees: f32) {
+        self.teleport_angle = if degrees.is_finite() {
+            degrees.max(0.0)
+        } else {
+            0.0
+        };
+        self.push_teleport();
+    }
+
+    /// Sets what a teleport does: 0 keep the shape, 1 reset; live.
+    #[func]
+    pub fn set_teleport_mode(&mut self, mode: i32) {
+        if !(0..=1).contains(&mode) {
+            godot_warn!(
+                "TressSpringHair '{}': teleport_mode {mode} is not 0 (KeepShape) or 1 (Reset); using KeepShape",
+                self.base().get_name()
+            );
+        }
+        self.teleport_mode = if mode == 1 { 1 } else { 0 };
+        self.push_teleport();
+    }
+
+    /// Sets the anchor node (a platform or vehicle); empty turns it off.
+    /// Live: the hair keeps its state.
+    #[func]
+    pub fn set_anchor(&mut self, path: NodePath) {
+        self.anchor = path;
+        self.push_anchor();
     }
 
     /// Scales every joint's stiffness from the next frame on, without a reset.
@@ -990,6 +1135,7 @@ impl TressSpringHair {
         if (self.stiffness_scale, self.drag_scale, self.gravity_scale) != (1.0, 1.0, 1.0) {
             self.push_param_scales();
         }
+        self.apply_motion_settings();
         true
     }
 }

@@ -5,6 +5,8 @@
 //! - [`chain`]: chain and joint descriptions.
 //! - [`world`]: [`SpringWorld`], storage and the fixed-step driver.
 //! - [`output`]: per-joint world position and minimal-twist rotation.
+//! - [`wind`]: the deterministic wind field.
+//! - [`teleport`]: teleport thresholds and what teleported chains do.
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
 //! (up to eight Improved chains at once in vector lanes, the same bits as
@@ -16,7 +18,9 @@ mod lanes;
 pub mod output;
 pub mod params;
 mod step;
+pub mod teleport;
 mod vrm;
+pub mod wind;
 pub mod world;
 
 /// The attachment frames' pose type (one type for every solver).
@@ -24,4 +28,6 @@ pub use crate::math::Pose;
 pub use chain::{ChainDesc, FlatLock, JointDesc};
 pub use output::JointOutput;
 pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
+pub use teleport::{TeleportMode, TeleportPolicy};
+pub use wind::Wind;
 pub use world::{SetupError, SpringWorld};

@@ -185,6 +185,9 @@ pub(crate) struct StepCtx<'a> {
     pub candidate_bits: u32,
     /// Every collider's ball, for this substep.
     pub near: &'a NearSet,
+    /// VRM-compatible chains: the wind's external force this substep
+    /// (VRM units, added to `gravityDir · gravityPower`); zero otherwise.
+    pub external: Vec3,
 }
 
 impl StepCtx<'_> {

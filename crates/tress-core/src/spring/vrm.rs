@@ -56,7 +56,7 @@ pub(crate) fn step_vrm(
             + inertia
             + quat::rotate(
                 inv_center,
-                axis * (p.stiffness * H * s) + p.gravity * (H * s),
+                axis * (p.stiffness * H * s) + external_force(p.gravity, ctx.external) * (H * s),
             );
         let mut next = project(o, center.transform_point(next_c), len, axis);
         let hit_radius = p.hit_radius * s;
@@ -77,6 +77,19 @@ pub(crate) fn step_vrm(
         j.child_prev = child;
         parent_w = w;
         o = child;
+    }
+}
+
+/// Gravity plus the external force (UniVRM adds its `ExternalForce` to
+/// `gravityDir · gravityPower` before scaling by the step). Without one the
+/// gravity is used as is, so a calm world keeps its bits (even the sign of
+/// a zero).
+#[inline]
+fn external_force(gravity: Vec3, external: Vec3) -> Vec3 {
+    if external == Vec3::ZERO {
+        gravity
+    } else {
+        gravity + external
     }
 }
 

@@ -9,12 +9,15 @@
 
 use heapless::Vec;
 
+mod continuity;
 mod drive;
+mod wind;
 
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
 use super::output::{JointOutput, chain_output};
 use super::params::{JointParams, StepConfig};
 use super::step::{ColliderState, rest_chain};
+use super::teleport::TeleportPolicy;
 use super::vrm::sync_tails;
 use crate::clock::{Schedule, StepClock};
 use crate::collide::Collider;
@@ -86,6 +89,12 @@ pub struct SpringWorld<
     isa: Isa,
     /// Most chains the lane kernel steps together (4 or 8).
     lane_width: usize,
+    /// The wind and each chain's share of it (`wind`).
+    wind: wind::WindState<C>,
+    /// Teleport rotation threshold and mode (`continuity`).
+    teleport: TeleportPolicy,
+    /// The frame whose motion the hair does not feel (`continuity`).
+    anchor: Option<usize>,
 }
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> Default
@@ -115,6 +124,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             started: false,
             isa,
             lane_width: super::lanes::preferred_width(isa),
+            wind: wind::WindState::default(),
+            teleport: TeleportPolicy::default(),
+            anchor: None,
         }
     }
 
@@ -228,6 +240,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
         let i = self.chains.len() - 1;
         self.reach[i] = Chain::reach(&self.joints[start..]);
+        self.wind.exposure[i] = 1.0;
+        self.refresh_wind_depth();
         self.reset_chain(i);
         Ok(i)
     }
@@ -350,10 +364,13 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             },
             ..desc
         };
+        let c = *c;
         if old.mode != c.desc.mode || old.center != c.desc.center {
-            let c = *c;
             let center = self.center_pose(&c);
             sync_tails(&mut self.joints[c.start..c.start + c.len], &center);
+        }
+        if old.frame != c.desc.frame || old.root_offset != c.desc.root_offset {
+            self.refresh_wind_depth();
         }
         Ok(())
     }

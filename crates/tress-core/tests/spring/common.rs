@@ -26,6 +26,22 @@ pub fn stiff_params() -> JointParams {
     }
 }
 
+/// [`stiff_params`] for Improved and Earlier chains; for VRM-compatible
+/// ones, VRMC values a VRM file would carry (stiffness 1, drag 0.3,
+/// gravity power 1 down), where 3000 would hold the hair rigid.
+pub fn params_for(mode: Mode) -> JointParams {
+    if mode == Mode::VrmCompatible {
+        JointParams {
+            stiffness: 1.0,
+            drag: 0.3,
+            gravity: Vec3::new(0.0, -1.0, 0.0),
+            ..stiff_params()
+        }
+    } else {
+        stiff_params()
+    }
+}
+
 /// `n` segments of `len` metres: the first leaves the head tilted 40° back,
 /// each further one bends 10° towards vertical — a typical back-hair arc.
 pub fn arc(n: usize, len: Real, params: JointParams) -> Vec<JointDesc> {

@@ -6,6 +6,7 @@ extern crate alloc;
 
 mod common;
 mod contact;
+mod continuity;
 mod curl;
 mod drape;
 mod flat;
@@ -17,3 +18,4 @@ mod props;
 mod roots;
 mod scale;
 mod vrm;
+mod wind;

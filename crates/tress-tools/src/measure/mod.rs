@@ -118,6 +118,9 @@ pub struct MeasureOptions {
     /// this mode are the avatar's own skinning under the motion, not the
     /// solver's.
     pub rigid_hair: bool,
+    /// Wind on the hair for the whole run (calm by default); gusts follow
+    /// simulated time, so every frame rate sees the same wind.
+    pub wind: tress_core::spring::Wind,
 }
 
 impl Default for MeasureOptions {
@@ -134,6 +137,7 @@ impl Default for MeasureOptions {
             flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
             drape: RigOptions::default().drape,
             rigid_hair: false,
+            wind: tress_core::spring::Wind::default(),
         }
     }
 }
@@ -235,6 +239,10 @@ pub struct Report {
     pub solver: &'static str,
     /// Whether the hair was carried rigidly ([`MeasureOptions::rigid_hair`]).
     pub rigid_hair: bool,
+    /// The wind's mean acceleration, m/s² (0: calm; [`MeasureOptions::wind`]).
+    pub wind_strength: f32,
+    /// Where the wind blew to (unit, world space; zero when calm).
+    pub wind_direction: [f32; 3],
     /// The motion played.
     pub motion: Motion,
     /// Simulated chains.
@@ -356,6 +364,7 @@ pub fn measure_with_progress(
         settle_window_s: opts.settle_window_s,
         stretch_meshes: &opts.stretch_meshes,
         rigid_hair: opts.rigid_hair,
+        wind: opts.wind,
     };
     let mut runs = Vec::new();
     let mut joints = Vec::new();
@@ -404,6 +413,8 @@ pub fn measure_with_progress(
     Ok(Report {
         solver: opts.solver.name(),
         rigid_hair: opts.rigid_hair,
+        wind_strength: opts.wind.sanitized().strength,
+        wind_direction: opts.wind.sanitized().direction.to_array(),
         motion: opts.motion,
         chains: probe.chains.len(),
         joints: probe.joint_count(),

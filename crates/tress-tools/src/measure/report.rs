@@ -39,6 +39,14 @@ pub fn summary(report: &Report) -> String {
             "hair carried rigidly: spring joints kept at their rest rotations (the solver's output is not written back)"
         );
     }
+    if report.wind_strength > 0.0 {
+        let [x, y, z] = report.wind_direction;
+        let _ = writeln!(
+            out,
+            "wind: {} m/s² towards ({x:.2}, {y:.2}, {z:.2}), gusts and flutter as the Godot node's defaults",
+            report.wind_strength
+        );
+    }
     let _ = writeln!(
         out,
         "motion: yaw ±{}° at {} Hz, sway ±{} cm at {} Hz for {} s, then {} s still",

@@ -113,6 +113,8 @@ pub struct Setup<'a> {
     /// Keep every spring joint at its rest local rotation
     /// ([`MeasureOptions::rigid_hair`](super::MeasureOptions::rigid_hair)).
     pub rigid_hair: bool,
+    /// The wind ([`MeasureOptions::wind`](super::MeasureOptions::wind)).
+    pub wind: tress_core::spring::Wind,
 }
 
 /// Joint origins, roots and tips of every chain as the skeleton `world`
@@ -159,6 +161,7 @@ pub fn run(
     let started = std::time::Instant::now();
     let avatar = setup.avatar;
     let mut rig = SpringRig::build(avatar, setup.rig)?;
+    rig.world.set_wind(setup.wind);
     let mut skel = Skeleton::new(avatar, setup.head, setup.sway_node);
     let mut probe = skel.clone();
     let rest_world = avatar.rest_world();

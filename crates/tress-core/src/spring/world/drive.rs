@@ -5,7 +5,7 @@
 
 use heapless::Vec;
 
-use super::super::chain::{Chain, Joint};
+use super::super::chain::Chain;
 use super::super::lanes::{LANES4, LANES8, Lane, LaneCtx, step_group4, step_group8};
 use super::super::params::ContactMode;
 use super::super::params::Mode;
@@ -16,7 +16,7 @@ use super::super::step::{
 use super::super::vrm::{step_vrm, sync_tails};
 use super::SpringWorld;
 use crate::collide::{ShapeKind, closest_point_on_segment};
-use crate::math::{Pose, Real, Vec3, quat};
+use crate::math::{Pose, Real};
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
     /// Advances by a frame of `dt` seconds, interpolating every frame from its
@@ -27,12 +27,11 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             self.started = true;
             self.reset();
         }
-        // A jump beyond the teleport distance is not interpolated: the first
-        // substep sees it whole and carries the hair rigidly.
-        let limit = self.config.teleport_distance * self.scale;
-        for f in &mut self.frames {
-            if (f.cur.pos - f.prev.pos).length() > limit {
-                f.prev = f.cur;
+        // A jump beyond the teleport thresholds is not interpolated: the
+        // first substep sees it whole and handles it (`continuity`).
+        for i in 0..self.frames.len() {
+            if self.frame_jumped(i) {
+                self.frames[i].prev = self.frames[i].cur;
             }
         }
         let plan = self.clock.advance(dt);
@@ -44,7 +43,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             for (p, f) in poses.iter_mut().zip(&self.frames) {
                 *p = f.prev.interpolate(&f.cur, t);
             }
-            self.substep(&poses);
+            self.substep(&poses, plan.index(j));
         }
         for f in &mut self.frames {
             f.prev = f.cur;
@@ -75,7 +74,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             for (i, (p, f)) in poses.iter_mut().zip(&self.frames).enumerate() {
                 *p = pose_at(i, index).sanitized(&f.sub);
             }
-            self.substep(&poses);
+            self.substep(&poses, index);
         }
         for f in &mut self.frames {
             f.cur = f.sub;
@@ -98,23 +97,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         }
     }
 
-    /// One fixed step with the attachment poses `poses`.
-    fn substep(&mut self, poses: &[Pose; F]) {
-        let limit = self.config.teleport_distance * self.scale;
-        let mut teleported = [false; F];
-        for (i, f) in self.frames.iter_mut().enumerate() {
-            teleported[i] = (poses[i].pos - f.sub.pos).length() > limit;
-            if teleported[i] {
-                let from = f.sub;
-                for c in self.chains.iter_mut().filter(|c| c.desc.frame == i) {
-                    let joints = &mut self.joints[c.start..c.start + c.len];
-                    carry(c, joints, &from, &poses[i]);
-                    sync_tails(joints, &c.desc.center.map_or(Pose::IDENTITY, |f| poses[f]));
-                }
-            }
-            f.sub = poses[i];
-        }
+    /// Fixed step number `step` (1-based) with the attachment poses `poses`.
+    fn substep(&mut self, poses: &[Pose; F], step: u64) {
+        self.follow_anchor(poses);
+        let teleported = self.take_poses(poses);
         self.pose_colliders(Some(&teleported));
+        self.blow(step);
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         let ctx_iters = self.config.contact_iterations;
         // Chains the lane kernel takes, grouped by frame and contact mode,
@@ -196,6 +184,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 candidates: &candidates,
                 candidate_bits,
                 near: &near,
+                external: self.wind.vrm_force[ci],
             };
             let chain = &mut self.chains[ci];
             let joints = &mut self.joints[c.start..c.start + c.len];
@@ -298,17 +287,5 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
         }
         hit
-    }
-}
-
-/// Carries a chain rigidly from attachment pose `from` to `to` (the caller
-/// re-derives the VRM tails).
-fn carry(c: &mut Chain, joints: &mut [Joint], from: &Pose, to: &Pose) {
-    let turn = quat::normalize(quat::mul(to.rot, from.rot.inverse()));
-    let map = |p: Vec3| to.pos + quat::rotate(turn, p - from.pos);
-    c.root_prev = map(c.root_prev);
-    for j in joints.iter_mut() {
-        j.x = map(j.x);
-        j.v = quat::rotate(turn, j.v);
     }
 }
