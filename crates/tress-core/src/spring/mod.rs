@@ -5,6 +5,7 @@
 //! - [`chain`]: chain and joint descriptions.
 //! - [`world`]: [`SpringWorld`], storage and the fixed-step driver.
 //! - [`output`]: per-joint world position and minimal-twist rotation.
+//! - [`limit`]: per-joint angle limits (`VRMC_springBone_limit`).
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
 //! (up to eight Improved chains at once in vector lanes, the same bits as
@@ -13,15 +14,18 @@
 pub mod chain;
 mod lane_math;
 mod lanes;
+pub mod limit;
 pub mod output;
 pub mod params;
 mod step;
+mod step_limited;
 mod vrm;
 pub mod world;
 
 /// The attachment frames' pose type (one type for every solver).
 pub use crate::math::Pose;
 pub use chain::{ChainDesc, FlatLock, JointDesc};
+pub use limit::{JointLimit, LimitShape};
 pub use output::JointOutput;
 pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
 pub use world::{SetupError, SpringWorld};
