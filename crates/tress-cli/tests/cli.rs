@@ -327,3 +327,51 @@ fn a_bvh_clip_is_written_and_retargeted() {
         stderr(&o)
     );
 }
+
+/// Issue #19, acceptance 2: a file with `VRMC_springBone_limit` (the
+/// built-in avatar with limits written into its JSON) loads with its limits
+/// and `inspect` lists them; a joint-level `angleLimit` is a warning.
+#[test]
+fn inspect_lists_angle_limits_and_warns_on_a_joint_level_angle_limit() {
+    use serde_json::json;
+    use tress_vrm::gltf_out::glb;
+    let dir = Scratch::new("limits");
+    let bytes = std::fs::read(assets().join("tress_avatar.vrm")).unwrap();
+    let (mut doc, bin) = glb::open(&bytes).unwrap();
+    let limit = |l: serde_json::Value| json!({ "VRMC_springBone_limit": { "specVersion": "1.0-draft", "limit": l } });
+    let joints = "/extensions/VRMC_springBone/springs/0/joints";
+    let j = doc.pointer_mut(joints).unwrap().as_array_mut().unwrap();
+    assert!(j.len() >= 3, "the first spring has {} joints", j.len());
+    j[0]["extensions"] = limit(json!({ "cone": { "angle": 0.5 } }));
+    j[1]["extensions"] = limit(
+        json!({ "hinge": { "angle": 0.25, "rotation": [0.0, 0.0, 0.707_106_77, 0.707_106_77] } }),
+    );
+    j[2]["angleLimit"] = json!(30.0);
+    let k = doc
+        .pointer_mut("/extensions/VRMC_springBone/springs/1/joints/0")
+        .unwrap();
+    k["extensions"] = limit(json!({ "spherical": { "pitch": 0.6, "yaw": 0.3 } }));
+    doc["extensionsUsed"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("VRMC_springBone_limit"));
+    let file = dir.0.join("limited.vrm");
+    std::fs::write(&file, glb::close(doc, bin)).unwrap();
+
+    let o = tress(&[OsStr::new("inspect"), file.as_os_str()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        ": cone 28.6°",
+        ": hinge 14.3°, rotation (0.0000, 0.0000, 0.7071, 0.7071)",
+        ": spherical pitch 34.4° yaw 17.2°",
+        "warnings: 1",
+        "extensions.VRMC_springBone.springs[0].joints[2].angleLimit: non-standard joint-level `angleLimit` ignored",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+    assert_eq!(out.matches("    limit on joint ").count(), 3, "{out}");
+    if std::env::var_os("TRESS_SHOW").is_some() {
+        println!("{out}");
+    }
+}

@@ -329,6 +329,7 @@ pub fn to_avatar(
                 gravity_power: s.gravity_power.as_slice()[j],
                 gravity_dir: vec3(s.gravity_dir.as_slice()[j]),
                 drag_force: s.drag.as_slice()[j],
+                limit: None,
             });
         }
         let center = if s.center_bone.is_empty() {

@@ -15,6 +15,7 @@ use crate::convert::{pose_and_scale, quaternion, vec3, vector3};
 use crate::inspector_rig::{self, HandParams};
 use tress_core::math::Vec3;
 
+mod limits;
 mod motion;
 
 /// Spring-chain hair driven by Tress's fixed-step solver.
@@ -161,6 +162,15 @@ pub struct TressSpringHair {
     /// Hand-made rigs: avatar pseudo-node → the collider node it stands for.
     collider_nodes: Vec<(usize, Gd<Node3D>)>,
     chain_bones: Vec<Vec<i32>>,
+    /// Angle limits per chain, on top of the file's own
+    /// (`VRMC_springBone_limit`): chain name (or index) →
+    /// `{ "shape": "cone" | "hinge" | "spherical" | "none" | "file",
+    /// "angle" | "pitch" + "yaw": degrees, "rotation": Quaternion }`, the
+    /// limit on every joint of that chain, in every solver mode. Live, no
+    /// reset (see docs/GODOT.md).
+    #[export]
+    #[var(set = set_chain_limits)]
+    chain_limits: VarDictionary,
     /// A VRM avatar's springs stored in the scene (an imported `.vrm` sets
     /// it): on ready the solver is built from it and the TressCollider3D
     /// nodes it names, instead of from the hand-made chains.
@@ -597,6 +607,14 @@ impl TressSpringHair {
         if self.avatar.is_some() {
             self.rebuild();
         }
+    }
+
+    /// Sets the per-chain angle limits (see the property; the work is in
+    /// `spring_hair::limits`) and applies them now, without a reset.
+    #[func]
+    pub fn set_chain_limits(&mut self, limits: VarDictionary) {
+        self.chain_limits = limits;
+        self.apply_chain_limits();
     }
 
     /// Changes the teleport threshold without a reset.
@@ -1131,6 +1149,7 @@ impl TressSpringHair {
         self.authored.clear();
         self.chain_bones = chain_bones;
         self.rig = Some(rig);
+        self.apply_chain_limits();
         // A rebuild starts from the file's values; the live scales persist.
         if (self.stiffness_scale, self.drag_scale, self.gravity_scale) != (1.0, 1.0, 1.0) {
             self.push_param_scales();

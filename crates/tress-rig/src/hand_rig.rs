@@ -256,6 +256,7 @@ pub fn build(
         gravity_power: params.gravity_power,
         gravity_dir: params.gravity_dir,
         drag_force: params.drag,
+        limit: None,
     };
     let mut springs = Vec::with_capacity(chains.len());
     for (i, c) in chains.iter().enumerate() {

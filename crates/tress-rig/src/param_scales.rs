@@ -219,6 +219,7 @@ mod tests {
             gravity_power: 0.2,
             gravity_dir: glam::Vec3::NEG_Y,
             drag_force: 0.6,
+            limit: None,
         };
         let s = ParamScales {
             stiffness: 2.0,

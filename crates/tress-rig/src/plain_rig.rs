@@ -274,6 +274,7 @@ pub fn apply(avatar: &mut Avatar, opts: &PlainRigOptions) -> Result<(), PlainRig
                     gravity_power: params.gravity_power,
                     gravity_dir: params.gravity_dir,
                     drag_force: params.drag,
+                    limit: None,
                 })
                 .collect(),
             virtual_tail: None,

@@ -203,6 +203,26 @@ pub fn pose_of(m: &Mat4) -> Pose {
     Pose::new(pos, quat::normalize(rot))
 }
 
+/// What [`SpringRig::set_chain_limit`] puts on a chain's joints.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ChainLimit {
+    /// The limits the file gave each joint (`VRMC_springBone_limit`).
+    File,
+    /// The same limit on every joint (`None`: no limit at all).
+    Every(Option<tress_core::spring::JointLimit>),
+}
+
+/// Puts the file's per-joint limits of `chain` on world chain `index`
+/// (joint `k` of the file limits the bone from joint `k` to `k + 1`; the
+/// loader already dropped any on the tail-only last joint).
+fn set_file_limits(world: &mut AvatarWorld, index: usize, chain: &SpringChain) {
+    for (k, j) in chain.joints.iter().enumerate().take(chain.simulated_len()) {
+        if let Some(l) = j.limit {
+            let _ = world.set_joint_limit(index, k, Some(l));
+        }
+    }
+}
+
 impl SpringRig {
     /// Builds the rig for every spring chain of `avatar`, at its rest pose.
     ///
@@ -288,6 +308,7 @@ impl SpringRig {
                 .world
                 .add_chain(desc, &joints)
                 .map_err(|e| cap(e, &format!("chain {ci} ({name})")))?;
+            set_file_limits(&mut rig.world, index, chain);
             rig.chains.push(RigChain {
                 name,
                 spring: ci,
@@ -383,6 +404,40 @@ impl SpringRig {
         Ok(Some((attachment, root_offset, joints, nodes)))
     }
 
+    /// Replaces the angle limits of rig chain `chain` (index into
+    /// [`chains`](Self::chains)) with `limit`: one limit on every joint, none,
+    /// or the file's own (`VRMC_springBone_limit`). The state is kept.
+    ///
+    /// # Errors
+    /// [`RigError::Invalid`] for a chain index out of range.
+    pub fn set_chain_limit(
+        &mut self,
+        avatar: &Avatar,
+        chain: usize,
+        limit: ChainLimit,
+    ) -> Result<(), RigError> {
+        let c = self
+            .chains
+            .get(chain)
+            .ok_or_else(|| RigError::Invalid(format!("no rig chain {chain}")))?;
+        let (index, spring) = (c.index, c.spring);
+        match limit {
+            ChainLimit::File => {
+                let Some(sc) = avatar.springs.chains.get(spring) else {
+                    return Err(RigError::Invalid(format!(
+                        "no spring {spring} in the avatar"
+                    )));
+                };
+                let _ = self.world.set_chain_limit(index, None);
+                set_file_limits(&mut self.world, index, sc);
+            }
+            ChainLimit::Every(l) => {
+                let _ = self.world.set_chain_limit(index, l);
+            }
+        }
+        Ok(())
+    }
+
     /// Rest world poses of the frames (for tests and tools without a skeleton).
     #[must_use]
     pub fn rest_poses(&self, avatar: &Avatar) -> Vec<Pose> {
@@ -444,6 +499,33 @@ mod tests {
     fn built_in() -> Avatar {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
         tress_vrm::load_path(path).expect("built-in avatar loads")
+    }
+
+    #[test]
+    fn file_limits_reach_the_world_and_chains_can_replace_them() {
+        use tress_core::spring::JointLimit;
+        let mut a = built_in();
+        a.springs.chains[0].joints[1].limit = Some(JointLimit::cone(0.4));
+        let mut rig = SpringRig::build(&a, &RigOptions::default()).unwrap();
+        let c = rig.chains[0].index;
+        assert_eq!(rig.world.joint_limit(c, 0).unwrap(), None);
+        assert_eq!(
+            rig.world.joint_limit(c, 1).unwrap(),
+            Some(JointLimit::cone(0.4))
+        );
+        let hinge = JointLimit::hinge(0.2);
+        rig.set_chain_limit(&a, 0, ChainLimit::Every(Some(hinge)))
+            .unwrap();
+        for k in 0..rig.chains[0].nodes.len() {
+            assert_eq!(rig.world.joint_limit(c, k).unwrap(), Some(hinge));
+        }
+        rig.set_chain_limit(&a, 0, ChainLimit::File).unwrap();
+        assert_eq!(rig.world.joint_limit(c, 0).unwrap(), None);
+        assert_eq!(
+            rig.world.joint_limit(c, 1).unwrap(),
+            Some(JointLimit::cone(0.4))
+        );
+        assert!(rig.set_chain_limit(&a, 99, ChainLimit::File).is_err());
     }
 
     #[test]

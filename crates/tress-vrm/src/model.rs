@@ -6,6 +6,7 @@ use alloc::collections::BTreeMap;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
 pub use tress_core::constraint::{AimAxis, ConstraintKind, NodeConstraint, RollAxis};
+pub use tress_core::spring::{JointLimit, LimitShape};
 
 use crate::error::Warning;
 
@@ -275,6 +276,10 @@ pub struct SpringJoint {
     pub gravity_dir: Vec3,
     /// Velocity damping, 0..1.
     pub drag_force: f32,
+    /// Angle limit of this joint's bone (`VRMC_springBone_limit` on the
+    /// joint, draft 1.0), as read: angles in radians, unclamped. Never set
+    /// on a chain's last joint (a tail only; the draft says to ignore it).
+    pub limit: Option<JointLimit>,
 }
 
 /// A collider attached to a node.

@@ -75,6 +75,12 @@ pub fn report(avatar: &Avatar) -> String {
             avatar.nodes.get(first).map_or("?", |n| n.name.as_str()),
             tags.join(", ")
         );
+        for (k, j) in c.joints.iter().enumerate() {
+            if let Some(l) = &j.limit {
+                let name = avatar.nodes.get(j.node).map_or("?", |n| n.name.as_str());
+                let _ = writeln!(out, "    limit on joint {k} `{name}`: {}", limit_text(l));
+            }
+        }
     }
     let counts = avatar.collider_counts();
     let by_shape: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
@@ -117,6 +123,30 @@ pub fn report(avatar: &Avatar) -> String {
         let _ = writeln!(out, "  {w}");
     }
     out
+}
+
+/// `cone 30.0°`, `hinge 45.0°`, `spherical pitch 30.0° yaw 20.0°`, and the
+/// limit's rotation when it is not the identity.
+fn limit_text(l: &tress_vrm::model::JointLimit) -> String {
+    use tress_vrm::model::LimitShape;
+    let mut t = match l.shape {
+        LimitShape::Cone { angle } => format!("cone {:.1}°", angle.to_degrees()),
+        LimitShape::Hinge { angle } => format!("hinge {:.1}°", angle.to_degrees()),
+        LimitShape::Spherical { pitch, yaw } => format!(
+            "spherical pitch {:.1}° yaw {:.1}°",
+            pitch.to_degrees(),
+            yaw.to_degrees()
+        ),
+    };
+    if l.rotation != glam::Quat::IDENTITY {
+        let r = l.rotation;
+        let _ = write!(
+            t,
+            ", rotation ({:.4}, {:.4}, {:.4}, {:.4})",
+            r.x, r.y, r.z, r.w
+        );
+    }
+    t
 }
 
 #[cfg(test)]

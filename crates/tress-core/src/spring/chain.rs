@@ -232,6 +232,8 @@ pub(crate) struct Chain {
     pub root_prev: Vec3,
     /// Some joint is a flat lock (`Joint::lateral_keep < 1`).
     pub flat: bool,
+    /// Some joint has an angle limit (`SpringWorld::set_joint_limit`).
+    pub limited: bool,
 }
 
 impl Chain {

@@ -7,6 +7,7 @@
 //! - [`output`]: per-joint world position and minimal-twist rotation.
 //! - [`wind`]: the deterministic wind field.
 //! - [`teleport`]: teleport thresholds and what teleported chains do.
+//! - [`limit`]: per-joint angle limits (`VRMC_springBone_limit`).
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
 //! (up to eight Improved chains at once in vector lanes, the same bits as
@@ -15,9 +16,11 @@
 pub mod chain;
 mod lane_math;
 mod lanes;
+pub mod limit;
 pub mod output;
 pub mod params;
 mod step;
+mod step_limited;
 pub mod teleport;
 mod vrm;
 pub mod wind;
@@ -26,6 +29,7 @@ pub mod world;
 /// The attachment frames' pose type (one type for every solver).
 pub use crate::math::Pose;
 pub use chain::{ChainDesc, FlatLock, JointDesc};
+pub use limit::{JointLimit, LimitShape};
 pub use output::JointOutput;
 pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
 pub use teleport::{TeleportMode, TeleportPolicy};

@@ -49,7 +49,12 @@ pub(crate) fn segment_rotation(base: Quat, axis_unit: Vec3, dir: Vec3) -> Quat {
 /// input.
 #[inline]
 #[must_use]
-fn segment_rotation_known_length(base: Quat, axis_unit: Vec3, dir: Vec3, len: Real) -> Quat {
+pub(crate) fn segment_rotation_known_length(
+    base: Quat,
+    axis_unit: Vec3,
+    dir: Vec3,
+    len: Real,
+) -> Quat {
     let a = quat::rotate(base, axis_unit);
     let c = a.cross(dir);
     let q = Quat::from_xyzw(c.x, c.y, c.z, len + a.dot(dir));

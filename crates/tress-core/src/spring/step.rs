@@ -283,6 +283,38 @@ pub(crate) fn resolve_contacts(
     ctx: &StepCtx<'_>,
     mode: ContactMode,
     o: Vec3,
+    xh: Vec3,
+    len: Real,
+    fallback: Vec3,
+    hit_radius: Real,
+    v: &mut Vec3,
+    v_parent: Vec3,
+    pushed: &mut Real,
+) -> Vec3 {
+    resolve_contacts_then(
+        ctx,
+        mode,
+        o,
+        xh,
+        len,
+        fallback,
+        hit_radius,
+        v,
+        v_parent,
+        pushed,
+        |x, _| x,
+    )
+}
+
+/// [`resolve_contacts`] with `after_hit(end, velocity)` run on the end
+/// after each collider's push: an angle limit re-applied after every
+/// collision, as `VRMC_springBone_limit` asks (`limit::limit_end`).
+#[allow(clippy::too_many_arguments)] // hot path: plain values beat a struct here
+#[inline(always)]
+pub(crate) fn resolve_contacts_then(
+    ctx: &StepCtx<'_>,
+    mode: ContactMode,
+    o: Vec3,
     mut xh: Vec3,
     len: Real,
     fallback: Vec3,
@@ -290,6 +322,7 @@ pub(crate) fn resolve_contacts(
     v: &mut Vec3,
     v_parent: Vec3,
     pushed: &mut Real,
+    mut after_hit: impl FnMut(Vec3, &mut Vec3) -> Vec3,
 ) -> Vec3 {
     let mut touched = false;
     let mut total = 0.0;
@@ -320,6 +353,7 @@ pub(crate) fn resolve_contacts(
             if vn < 0.0 {
                 *v -= normal * vn;
             }
+            xh = after_hit(xh, v);
             touched = true;
             hits += 1;
             let corr_sq = correction.length_squared();
@@ -348,7 +382,14 @@ pub(crate) fn resolve_contacts(
 /// damping, and (`flat`: Improved mode) a flat lock's relaxation across its
 /// width.
 #[inline(always)]
-fn predicted_end(j: &Joint, o: Vec3, rest: Vec3, s: Real, frame: &Pose, flat: bool) -> Vec3 {
+pub(crate) fn predicted_end(
+    j: &Joint,
+    o: Vec3,
+    rest: Vec3,
+    s: Real,
+    frame: &Pose,
+    flat: bool,
+) -> Vec3 {
     // f = k (r − x) + s g, u = e^(−c h) (v + h f), y = x + h u with the
     // target r = o + R: expanded as y = [x + c_v v + c_k (R − x) + s c_g]
     // + c_k o, the bracket needs nothing from the parent, so the chain's

@@ -11,6 +11,11 @@
 //! 4. `prev = cur`, `cur = next` (center space); the bone turns by the
 //!    shortest arc from its rest axis onto `next − o`.
 //!
+//! A joint with an angle limit (`limit`, `VRMC_springBone_limit`) has
+//! `next` moved into its region after step 2 and after each collider push
+//! of step 3, in the limit space hung from the parent's current rotation,
+//! as the draft's pseudocode does.
+//!
 //! `L` is the rest length, or (with the quirk flag) the distance from `o` to
 //! the child bone's position after the previous step, which is what
 //! three-vrm's `_calcWorldSpaceBoneLength` reads; a virtual tail (no child
@@ -20,16 +25,19 @@
 //! else (identical at scale 1).
 
 use super::chain::{Chain, Joint};
+use super::limit::{LimitSlot, clamp_end};
 use super::output::segment_rotation;
 use super::params::H;
 use super::step::{StepCtx, project};
 use crate::collide::clearance_point;
 use crate::math::{Pose, Vec3, quat};
 
-/// One VRM-compatible substep of a chain.
+/// One VRM-compatible substep of a chain; `limits` holds one slot per
+/// joint, or is empty for a chain without limits.
 pub(crate) fn step_vrm(
     chain: &mut Chain,
     joints: &mut [Joint],
+    limits: &[LimitSlot],
     frame: &Pose,
     center: &Pose,
     ctx: &StepCtx<'_>,
@@ -59,12 +67,21 @@ pub(crate) fn step_vrm(
                 axis * (p.stiffness * H * s) + external_force(p.gravity, ctx.external) * (H * s),
             );
         let mut next = project(o, center.transform_point(next_c), len, axis);
+        let limit = limits.get(i);
+        // The draft's `parent.worldRotation`: the limit space follows the
+        // parent bone as this step has turned it.
+        let limited = |x| {
+            limit
+                .and_then(|l| clamp_end(l, parent_w, o, x, len))
+                .unwrap_or(x)
+        };
+        next = limited(next);
         let hit_radius = p.hit_radius * s;
         for &ci in ctx.candidates {
             let (clear, n) =
                 clearance_point(ctx.colliders[usize::from(ci)].cur(), next, hit_radius);
             if clear < 0.0 {
-                next = project(o, next - n * clear, len, axis);
+                next = limited(project(o, next - n * clear, len, axis));
             }
         }
         j.prev_tail = j.cur_tail;

@@ -14,6 +14,7 @@ mod drive;
 mod wind;
 
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
+use super::limit::{JointLimit, LimitSlot};
 use super::output::{JointOutput, chain_output};
 use super::params::{JointParams, StepConfig};
 use super::step::{ColliderState, rest_chain};
@@ -82,6 +83,9 @@ pub struct SpringWorld<
     chains: Vec<Chain, C>,
     reach: [Real; C],
     joints: Vec<Joint, J>,
+    /// Angle limits, one slot per joint (index as `joints`), apart from the
+    /// joints so an unlimited joint's step reads nothing more.
+    limits: [LimitSlot; J],
     /// Fixed steps of `config.max_substeps` at most per frame.
     clock: StepClock,
     started: bool,
@@ -120,6 +124,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             chains: Vec::new(),
             reach: [0.0; C],
             joints: Vec::new(),
+            limits: [LimitSlot::default(); J],
             clock: StepClock::new(clock_schedule(&config)),
             started: false,
             isa,
@@ -236,7 +241,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             authored: false,
             root_prev: Vec3::ZERO,
             flat: self.joints[start..].iter().any(|j| j.lateral_keep < 1.0),
+            limited: false,
         };
+        self.limits[start..start + joints.len()].fill(LimitSlot::default());
         self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
         let i = self.chains.len() - 1;
         self.reach[i] = Chain::reach(&self.joints[start..]);
@@ -323,6 +330,54 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.joints[i].set_params(params);
         self.refresh_reach(chain);
         Ok(())
+    }
+
+    /// Sets (`Some`) or removes (`None`) one joint's angle limit
+    /// (`VRMC_springBone_limit`); the state is kept. The limit acts in every
+    /// mode from the next substep; angles out of the draft's ranges are
+    /// clamped, and a zero-length bone ignores it (it has no direction).
+    pub fn set_joint_limit(
+        &mut self,
+        chain: usize,
+        joint: usize,
+        limit: Option<JointLimit>,
+    ) -> Result<(), SetupError> {
+        let i = self.joint_index(chain, joint)?;
+        let j = &self.joints[i];
+        self.limits[i] = LimitSlot::new(limit, j.local_rot, j.axis_unit);
+        self.refresh_limited(chain);
+        Ok(())
+    }
+
+    /// Sets or removes the same angle limit on every joint of a chain.
+    pub fn set_chain_limit(
+        &mut self,
+        chain: usize,
+        limit: Option<JointLimit>,
+    ) -> Result<(), SetupError> {
+        let c = *self.chains.get(chain).ok_or(SetupError::BadIndex)?;
+        for i in c.start..c.start + c.len {
+            let j = &self.joints[i];
+            self.limits[i] = LimitSlot::new(limit, j.local_rot, j.axis_unit);
+        }
+        self.refresh_limited(chain);
+        Ok(())
+    }
+
+    /// One joint's angle limit as the solver uses it (sanitized), if any.
+    pub fn joint_limit(
+        &self,
+        chain: usize,
+        joint: usize,
+    ) -> Result<Option<JointLimit>, SetupError> {
+        Ok(self.limits[self.joint_index(chain, joint)?].limit)
+    }
+
+    fn refresh_limited(&mut self, chain: usize) {
+        let c = &mut self.chains[chain];
+        c.limited = self.limits[c.start..c.start + c.len]
+            .iter()
+            .any(|l| l.limit.is_some());
     }
 
     /// Changes every joint's parameters in a chain; the state is kept.

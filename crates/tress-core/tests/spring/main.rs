@@ -13,6 +13,7 @@ mod flat;
 mod invariance;
 mod lanes;
 mod lengths;
+mod limits;
 mod output;
 mod props;
 mod roots;

@@ -67,6 +67,7 @@ fn spring_joint(node: usize, j: &FittedJoint) -> SpringJoint {
         gravity_power: j.spring.gravity_power,
         gravity_dir: j.spring.gravity_dir,
         drag_force: j.spring.drag_force,
+        limit: None,
     }
 }
 

@@ -101,6 +101,7 @@ fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
         gravity_power: 0.0,
         gravity_dir: Vec3::NEG_Y,
         drag_force: 0.4,
+        limit: None,
     };
     let humanoid = Humanoid {
         bones: BTreeMap::from([

@@ -24,6 +24,7 @@ use buffers::BufferResolver;
 mod ctx;
 mod glb;
 mod gltf;
+mod limits;
 mod vrm0;
 mod vrm1;
 mod vrma;

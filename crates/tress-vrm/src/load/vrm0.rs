@@ -128,6 +128,7 @@ fn secondary(sa: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Result<()> {
                 // three-vrm keeps 0.x gravityDir as given (no handedness flip).
                 gravity_dir: bg.get("gravityDir")?.map_or(Ok(Vec3::NEG_Y), |g| g.xyz())?,
                 drag_force: bg.f32_or("dragForce", 0.4)?,
+                limit: None,
             })
         };
         let center = match bg.get("center")? {

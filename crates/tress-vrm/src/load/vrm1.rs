@@ -265,9 +265,11 @@ pub(crate) fn spring_bone(v: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Resu
     for s in v.list("springs")? {
         let mut joints = Vec::new();
         let jl = s.req("joints")?;
-        for j in jl.items()? {
+        let count = jl.arr()?.len();
+        for (k, j) in jl.items()?.enumerate() {
             for key in j.obj()?.keys() {
-                if !JOINT_KEYS.contains(&key.as_str()) {
+                // `angleLimit` has its own warning (`limits::joint_limit`).
+                if !JOINT_KEYS.contains(&key.as_str()) && key != "angleLimit" {
                     ctx.warn(
                         &j.key_path(key),
                         &format!("non-standard joint property `{key}` ignored"),
@@ -281,6 +283,7 @@ pub(crate) fn spring_bone(v: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Resu
                 gravity_power: j.f32_or("gravityPower", 0.0)?,
                 gravity_dir: j.vec3_or("gravityDir", Vec3::NEG_Y)?,
                 drag_force: j.f32_or("dragForce", 0.4)?,
+                limit: super::limits::joint_limit(&j, k + 1 == count, ctx)?,
             });
         }
         for (k, w) in joints.windows(2).enumerate() {

@@ -6,3 +6,4 @@ mod assets;
 mod binary;
 mod common;
 mod errors;
+mod limits;

@@ -13,6 +13,7 @@ use super::super::step::{
     ColliderState, NEAR_LANES, NearSet, StepCtx, rest_chain, step_authored, step_chain,
     step_chain_draped,
 };
+use super::super::step_limited::step_chain_limited;
 use super::super::vrm::{step_vrm, sync_tails};
 use super::SpringWorld;
 use crate::collide::{ShapeKind, closest_point_on_segment};
@@ -193,7 +194,15 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 step_authored(chain, joints, &frame, self.scale);
                 sync_tails(joints, &center);
             } else if c.desc.mode == Mode::VrmCompatible {
-                step_vrm(chain, joints, &frame, &center, &ctx);
+                let limits = if c.limited {
+                    &self.limits[c.start..c.start + c.len]
+                } else {
+                    &[]
+                };
+                step_vrm(chain, joints, limits, &frame, &center, &ctx);
+            } else if c.limited {
+                let limits = &self.limits[c.start..c.start + c.len];
+                step_chain_limited(chain, joints, limits, &frame, &ctx);
             } else if c.desc.drape && c.desc.mode == Mode::Improved {
                 step_chain_draped(chain, joints, &frame, &ctx);
             } else {
@@ -209,6 +218,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             && !c.authored
             && c.desc.mode == Mode::Improved
             && !c.desc.drape
+            && !c.limited
             && c.len > 0
             && !c.flat
             // The group sort key holds the frame and the length in 15 bits.

@@ -1,0 +1,86 @@
+//! The Improved and Earlier substep of a chain with angle limits
+//! (`limit`): the step of `step::step_chain`, with each limited joint's end
+//! moved into its region after the inertia update and after every collider
+//! push, as `VRMC_springBone_limit` orders it.
+//!
+//! A separate kernel, so chains without limits keep their own code, bit for
+//! bit and cycle for cycle (the lane kernel still takes them). The limit's
+//! space hangs from the parent bone's current rotation, which Improved
+//! chains do not otherwise track: here it is the rotation
+//! `output::chain_output` writes for the parent (the shortest arc from its
+//! carried rest direction), so a limit bounds the angle the user sees
+//! between two bones.
+
+use super::chain::{Chain, Joint};
+use super::limit::{LimitSlot, clamp_end, limit_end};
+use super::output::{segment_rotation, segment_rotation_known_length};
+use super::params::Mode;
+use super::step::{INV_H, StepCtx, predicted_end, project, resolve_contacts_then};
+use crate::math::quat::{self, rotate};
+use crate::math::{Pose, Real};
+
+/// One Improved or Earlier substep of a chain whose joints carry `limits`
+/// (one slot per joint). Drape over contact is not combined with limits.
+pub(crate) fn step_chain_limited(
+    chain: &mut Chain,
+    joints: &mut [Joint],
+    limits: &[LimitSlot],
+    frame: &Pose,
+    ctx: &StepCtx<'_>,
+) {
+    let s = ctx.scale;
+    let earlier = chain.desc.mode == Mode::Earlier;
+    let mut o = frame.transform_point(chain.desc.root_offset * s);
+    let mut o_prev = chain.root_prev;
+    chain.root_prev = o;
+    let mut parent_w = frame.rot;
+    for (j, slot) in joints.iter_mut().zip(limits) {
+        let len = j.len0 * s;
+        let carried = quat::mul(frame.rot, j.rest_rot);
+        let (rest, base) = if earlier {
+            let base = quat::mul(parent_w, j.local_rot);
+            (rotate(base, j.axis), base)
+        } else {
+            (rotate(frame.rot, j.rest_vec), carried)
+        };
+        let y = predicted_end(j, o, rest, s, frame, !earlier);
+        let mut xh = project(o, y, len, rest);
+        // After the inertia update; the velocity is rebuilt from the
+        // limited end, so the limit's stop is not undone next substep.
+        if let Some(limited) = clamp_end(slot, parent_w, o, xh, len) {
+            xh = limited;
+        }
+        let mut v = (xh - j.x) * INV_H;
+        let mut pushed = 0.0;
+        if !ctx.candidates.is_empty() {
+            let v_parent = (o - o_prev) * INV_H;
+            xh = resolve_contacts_then(
+                ctx,
+                chain.desc.contact,
+                o,
+                xh,
+                len,
+                rest,
+                j.params.hit_radius * s,
+                &mut v,
+                v_parent,
+                &mut pushed,
+                |x, v| limit_end(slot, parent_w, o, x, len, v),
+            );
+        }
+        if j.lateral_keep < 1.0 {
+            j.pushed = pushed / s.max(Real::MIN_POSITIVE);
+        }
+        o_prev = j.x;
+        j.x = xh;
+        j.v = v;
+        // The rotation `output::chain_output` gives this bone, so the
+        // child's limit hangs from the bone the user sees.
+        parent_w = if earlier {
+            segment_rotation(base, j.axis_unit, xh - o)
+        } else {
+            segment_rotation_known_length(base, j.axis_unit, xh - o, len)
+        };
+        o = xh;
+    }
+}
