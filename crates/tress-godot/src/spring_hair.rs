@@ -136,6 +136,19 @@ pub struct TressSpringHair {
     #[var(set = set_hit_radius)]
     #[init(val = 0.02)]
     hit_radius: f32,
+    /// Hand-made chains with their own settings (after the Root Bones /
+    /// End Bones pairs, which share the values above): per chain its
+    /// Root Bone and End Bone, joint values (one for the chain or one per
+    /// joint), a simulated tip past the end bone (Virtual Tail, Tail
+    /// Direction, Tail Length), its colliders and contact kind. Changing
+    /// the list rebuilds the chains; in the editor, edits inside a chain do
+    /// too.
+    #[export]
+    #[var(set = set_chains)]
+    chains: Array<Gd<crate::spring_config::TressSpringChain>>,
+    /// The hand-made **Chains** as last built (the editor rebuilds when
+    /// they differ).
+    built_specs: Vec<Result<tress_rig::hand_rig::HandChainSpec, String>>,
     /// An AnimationPlayer whose current animation wins over the simulation
     /// for the chains whose bones it animates; when the track ends (or the
     /// player stops) the solver picks up from the animated motion.
@@ -210,7 +223,7 @@ impl ISkeletonModifier3D for TressSpringHair {
         }
         if let Some(cfg) = self.spring_config.clone() {
             crate::spring_config::configure(self, &cfg);
-        } else if !self.root_bones.is_empty() {
+        } else if !self.root_bones.is_empty() || !self.chains.is_empty() {
             self.configure_from_inspector();
         }
     }
@@ -219,13 +232,16 @@ impl ISkeletonModifier3D for TressSpringHair {
         // A Rust clock: an engine call per reading would cost more than
         // some of the parts it times.
         let start = std::time::Instant::now();
+        let editor = Engine::singleton().is_editor_hint();
+        if editor && self.hand_made && crate::spring_hand::specs(&self.chains) != self.built_specs {
+            self.rebuild_pending = true;
+        }
         if self.rebuild_pending && self.inspector_owned() {
             self.configure_from_inspector();
         }
         if self.hand_made {
             self.sync_hand_colliders();
         }
-        let editor = Engine::singleton().is_editor_hint();
         // Off in the editor: the chains rest under the current pose (so
         // the gizmo and a later switch-on start from there) and the bones
         // keep whatever pose the skeleton has.
@@ -471,6 +487,30 @@ impl TressSpringHair {
         self.rebuild_pending = true;
     }
 
+    /// Sets the hand-made chains with their own settings (rebuilt at the
+    /// next update).
+    #[func]
+    pub fn set_chains(&mut self, chains: Array<Gd<crate::spring_config::TressSpringChain>>) {
+        self.chains = chains;
+        self.rebuild_pending = true;
+    }
+
+    /// A new TressSpringHair with the chains and colliders of Godot's
+    /// SpringBoneSimulator3D `sim` (Godot 4.4+): one **Chains** entry per
+    /// setting (bones, radius, stiffness, drag, gravity and their curves
+    /// sampled per joint, per-joint values, extend_end_bone, centre bone,
+    /// collision choice) and one TressCollider3D child per
+    /// SpringBoneCollision3D child, named alike. Not yet in the tree: add it
+    /// under the same Skeleton3D and switch the simulator off
+    /// (`sim.active = false`). Null, with the reason in the log, when `sim`
+    /// is not a simulator under a skeleton or has no usable chain; a chain
+    /// with a missing bone or an end bone outside its root is left out with
+    /// an error.
+    #[func]
+    pub fn from_spring_bone_simulator(sim: Gd<godot::classes::Node>) -> Option<Gd<Self>> {
+        crate::sim_convert::convert(&sim)
+    }
+
     /// Sets the hand-made stiffness; applies to the running chains.
     #[func]
     pub fn set_stiffness(&mut self, value: f32) {
@@ -686,9 +726,19 @@ impl TressSpringHair {
             hit_radius: self.hit_radius,
         };
         self.rebuild_pending = false;
-        match inspector_rig::build(&skel, &self.root_bones, &self.end_bones, params, &colliders) {
+        let chains: Vec<_> = self.chains.iter_shared().collect();
+        self.built_specs = crate::spring_hand::specs(&self.chains);
+        match inspector_rig::build(
+            &skel,
+            &self.root_bones,
+            &self.end_bones,
+            params,
+            &chains,
+            &colliders,
+        ) {
             Ok(hand) => {
                 self.collider_nodes = hand.collider_nodes;
+                self.tail_chains = hand.tail_chains;
                 self.hand_colliders = colliders
                     .into_iter()
                     .map(|c| {
@@ -777,7 +827,9 @@ impl TressSpringHair {
             return;
         };
         let gravity_dir = vec3(self.gravity_dir);
-        for chain in &mut avatar.springs.chains {
+        // Only the Root Bones / End Bones chains (built first) share these
+        // values; the Chains entries keep their own.
+        for chain in avatar.springs.chains.iter_mut().take(self.root_bones.len()) {
             for j in &mut chain.joints {
                 j.stiffness = self.stiffness;
                 j.drag_force = self.drag;
