@@ -55,5 +55,17 @@ func run(tree: SceneTree) -> String:
 		return "the soft lock (stiffness 0.5) lagged %.4f m, not clearly more than the stiff one (4): %.4f m" % [lag[1], lag[0]]
 	if end_turned < 2.0:
 		return "the soft lock's end bone never swung (%.2f°)" % end_turned
+	# A bad entry is refused with its name in the log; the hair keeps the
+	# chains it had and keeps running.
+	var soft: TressSpringChain = hair.chains[1]
+	soft.end_bone = "Nope"
+	if hair.configure_from_inspector():
+		return "an entry ending at a missing bone was accepted"
+	await TestUtil.frames(tree, 3)
+	if not hair.get_joint_tail(1, 2).is_finite() or hair.chain_count() != 2:
+		return "the hair stopped after a bad entry"
+	soft.end_bone = "LockB2"
+	if not hair.configure_from_inspector():
+		return "the mended entry was refused"
 	scene.queue_free()
 	return ""
