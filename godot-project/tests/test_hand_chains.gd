@@ -67,5 +67,20 @@ func run(tree: SceneTree) -> String:
 	soft.end_bone = "LockB2"
 	if not hair.configure_from_inspector():
 		return "the mended entry was refused"
+	# Saved again as the editor saves a scene, the entries come back.
+	var packed := PackedScene.new()
+	packed.pack(scene)
+	var path := "user://hand_chains_saved.tscn"
+	if ResourceSaver.save(packed, path) != OK:
+		return "could not save the scene to %s" % path
+	var again: Node3D = (ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate()
+	var copy: TressSpringHair = again.get_node("Skeleton/Hair")
+	var c1: TressSpringChain = copy.chains[1] if copy.chains.size() == 2 else null
+	var kept := c1 != null and c1.virtual_tail and c1.tail_direction == 7 and absf(c1.tail_length - 0.08) < 1e-6 \
+		and c1.stiffness == PackedFloat32Array([0.5, 0.5, 0.25]) and c1.colliders == PackedStringArray(["BallB"]) \
+		and copy.chains[0].root_bone == "LockA0"
+	again.free()
+	if not kept:
+		return "the chains did not survive a save and load"
 	scene.queue_free()
 	return ""
