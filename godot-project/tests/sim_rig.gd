@@ -4,7 +4,8 @@
 ## sphere (Block) placed in the scene.
 ##
 ## - Back (LockA0..A3): meets HeadBall and Block only (a collision list);
-##   Block overlaps its rest pose.
+##   Block overlaps its rest pose; individual_config with stiffness 1, 1,
+##   0.8, 0.8 per joint.
 ## - Left (LockB0..B2): extend_end_bone (FromParent, 8 cm), meets every
 ##   collision but Block (an exclude list); the capsule overlaps its rest.
 ## - Right (LockC0..C3): every collision; stiffness with a damping curve.
@@ -68,6 +69,13 @@ static func build(tree: SceneTree) -> Dictionary:
 	sim.set_collision_count(0, 2)
 	sim.set_collision_path(0, 0, NodePath("HeadBall"))
 	sim.set_collision_path(0, 1, NodePath("Block"))
+	sim.set_individual_config(0, true)
+	for j in sim.get_joint_count(0):
+		sim.set_joint_radius(0, j, HIT)
+		sim.set_joint_stiffness(0, j, 1.0 if j < 2 else 0.8)
+		sim.set_joint_drag(0, j, 0.4)
+		sim.set_joint_gravity(0, j, 0.5)
+		sim.set_joint_gravity_direction(0, j, Vector3.DOWN)
 	sim.set_extend_end_bone(1, true)
 	sim.set_end_bone_direction(1, 6) # BONE_DIRECTION_FROM_PARENT
 	sim.set_end_bone_length(1, SEG)

@@ -115,6 +115,8 @@ func _check_values(hair: TressSpringHair, sim: SkeletonModifier3D) -> String:
 			for k in 4:
 				if absf(got[k] - want[k]) > 1e-5:
 					return "chain %d joint %d: stiffness, drag, gravity, radius %s; the simulator has %s" % [i, j, got, want]
+	if a.stiffness != PackedFloat32Array([1.0, 1.0, 0.8, 0.8]):
+		return "chain A: individual stiffness %s, want 1, 1, 0.8, 0.8" % a.stiffness
 	if absf(c.stiffness[3] - 1.0) > 1e-5 or absf(c.stiffness[1] - 2.0) < 0.01:
 		return "chain C: the stiffness curve was not sampled per joint (%s)" % c.stiffness
 	if not a.tail_contact or absf(a.hit_radius[0] - SimRig.HIT) > 1e-6 or absf(a.gravity_power[0] - 0.5) > 1e-6:

@@ -233,7 +233,12 @@ impl ISkeletonModifier3D for TressSpringHair {
         // some of the parts it times.
         let start = std::time::Instant::now();
         let editor = Engine::singleton().is_editor_hint();
-        if editor && self.hand_made && crate::spring_hand::specs(&self.chains) != self.built_specs {
+        // Edits inside a Chains entry reach no setter of this node; the
+        // editor compares (a failed build too, so a fix is picked up).
+        if editor
+            && self.inspector_owned()
+            && crate::spring_hand::specs(&self.chains) != self.built_specs
+        {
             self.rebuild_pending = true;
         }
         if self.rebuild_pending && self.inspector_owned() {
