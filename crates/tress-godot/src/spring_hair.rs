@@ -141,8 +141,9 @@ pub struct TressSpringHair {
     /// Root Bone and End Bone, joint values (one for the chain or one per
     /// joint), a simulated tip past the end bone (Virtual Tail, Tail
     /// Direction, Tail Length), its colliders and contact kind. Changing
-    /// the list rebuilds the chains; in the editor, edits inside a chain do
-    /// too.
+    /// the list rebuilds the chains; edits inside an entry are picked up by
+    /// `refresh_chains()` (every update in the editor): joint values live,
+    /// the rest by a rebuild.
     #[export]
     #[var(set = set_chains)]
     chains: Array<Gd<crate::spring_config::TressSpringChain>>,
@@ -235,11 +236,8 @@ impl ISkeletonModifier3D for TressSpringHair {
         let editor = Engine::singleton().is_editor_hint();
         // Edits inside a Chains entry reach no setter of this node; the
         // editor compares (a failed build too, so a fix is picked up).
-        if editor
-            && self.inspector_owned()
-            && crate::spring_hand::specs(&self.chains) != self.built_specs
-        {
-            self.rebuild_pending = true;
+        if editor && self.inspector_owned() {
+            self.refresh_chains();
         }
         if self.rebuild_pending && self.inspector_owned() {
             self.configure_from_inspector();
@@ -498,6 +496,34 @@ impl TressSpringHair {
     pub fn set_chains(&mut self, chains: Array<Gd<crate::spring_config::TressSpringChain>>) {
         self.chains = chains;
         self.rebuild_pending = true;
+    }
+
+    /// Picks up edits made inside the **Chains** entries (which the node is
+    /// not told of): changed joint values apply to the running chains
+    /// without a reset; any other change rebuilds at the next update. The
+    /// editor calls it every update; a script that edits an entry at run
+    /// time calls it after. Returns whether anything changed.
+    #[func]
+    pub fn refresh_chains(&mut self) -> bool {
+        let now = crate::spring_hand::specs(&self.chains);
+        if now == self.built_specs {
+            return false;
+        }
+        let first = self.root_bones.len();
+        if self.hand_made
+            && crate::spring_hand::values_only(&self.built_specs, &now)
+            && let (Some(avatar), Some(rig)) = (self.avatar.as_mut(), self.rig.as_mut())
+        {
+            crate::spring_hand::apply_joint_values(avatar, first, &now);
+            // The rig keeps its live scales on top of the new values.
+            if let Err(e) = rig.refresh_joint_params(avatar) {
+                godot_error!("TressSpringHair: cannot apply the chains' joint values: {e}");
+            }
+            self.built_specs = now;
+        } else {
+            self.rebuild_pending = true;
+        }
+        true
     }
 
     /// A new TressSpringHair with the chains and colliders of Godot's

@@ -118,3 +118,49 @@ pub fn specs(chains: &Array<Gd<TressSpringChain>>) -> Vec<Result<HandChainSpec, 
         .map(|(i, c)| spec(i, &c))
         .collect()
 }
+
+/// Whether `new` differs from `old` at most in joint values: the same
+/// entries, bones, tips, colliders and contact, so the running rig can take
+/// the values without a rebuild.
+#[must_use]
+pub fn values_only(
+    old: &[Result<HandChainSpec, String>],
+    new: &[Result<HandChainSpec, String>],
+) -> bool {
+    old.len() == new.len()
+        && old.iter().zip(new).all(|(a, b)| match (a, b) {
+            (Ok(a), Ok(b)) => {
+                HandChainSpec {
+                    joints: b.joints.clone(),
+                    ..a.clone()
+                } == *b
+            }
+            _ => false,
+        })
+}
+
+/// Writes each spec's joint values into its chain of `avatar` (chain
+/// `first + i` for entry `i`, as `inspector_rig::build` orders them), by
+/// the same short-list rule as the build.
+pub fn apply_joint_values(
+    avatar: &mut tress_vrm::Avatar,
+    first: usize,
+    specs: &[Result<HandChainSpec, String>],
+) {
+    for (i, spec) in specs.iter().enumerate() {
+        let (Ok(spec), Some(chain)) = (spec, avatar.springs.chains.get_mut(first + i)) else {
+            continue;
+        };
+        let Some(&last) = spec.joints.last() else {
+            continue;
+        };
+        for (k, j) in chain.joints.iter_mut().enumerate() {
+            let p = spec.joints.get(k).copied().unwrap_or(last);
+            j.stiffness = p.stiffness;
+            j.drag_force = p.drag;
+            j.gravity_power = p.gravity_power;
+            j.gravity_dir = p.gravity_dir;
+            j.hit_radius = p.hit_radius;
+        }
+    }
+}
