@@ -151,10 +151,20 @@ func _bad_input(tree: SceneTree, skel: Skeleton3D, hair: TressSpringHair) -> Str
 	bad.set_end_bone_name(1, "LockB2")
 	bad.set_root_bone_name(2, "LockC0")
 	bad.set_end_bone_name(2, "LockC3")
+	# A collision named like a TressCollider3D the skeleton has (the first
+	# hair's HeadBall) gets a name of its own, and the chain follows it.
+	var ball: Node3D = ClassDB.instantiate("SpringBoneCollisionSphere3D")
+	ball.name = "HeadBall"
+	bad.add_child(ball)
+	bad.set_enable_all_child_collisions(2, false)
+	bad.set_collision_count(2, 1)
+	bad.set_collision_path(2, 0, NodePath("HeadBall"))
 	await tree.process_frame
 	var one: TressSpringHair = TressSpringHair.from_spring_bone_simulator(bad)
 	if one == null or one.chains.size() != 1 or one.chains[0].root_bone != "LockC0":
 		return "a set-up with one good chain of three gave %s" % ("null" if one == null else str(one.chains.size()) + " chains")
+	if one.get_node_or_null("HeadBall_2") == null or one.chains[0].colliders != PackedStringArray(["HeadBall_2"]):
+		return "a clashing collider name was not made unique (%s)" % one.chains[0].colliders
 	bad.setting_count = 1
 	if TressSpringHair.from_spring_bone_simulator(bad) != null:
 		return "a set-up with no good chain was converted"

@@ -58,19 +58,23 @@ pub fn convert(sim: &Gd<Node>) -> Option<Gd<TressSpringHair>> {
         );
         return None;
     }
-    let colliders = colliders(sim, &skel, &who);
+    let (colliders, renamed) = colliders(sim, &skel, &who);
     if prop(sim, "external_force", Vector3::ZERO) != Vector3::ZERO {
         godot_warn!("{who}: external_force is not converted (TressSpringHair has no such force)");
     }
     let mut chains: Array<Gd<TressSpringChain>> = Array::new();
     for i in 0..count {
-        match chain(sim, &skel, i, &who) {
+        match chain(sim, &skel, i, &who, &renamed) {
             Ok(c) => chains.push(&c),
             Err(e) => godot_error!("{who}: setting {i}: {e}; left out"),
         }
     }
     if chains.is_empty() {
         godot_error!("{who}: none of its {count} settings could be used");
+        // Never in the tree: nothing else would free them.
+        for c in colliders {
+            c.free();
+        }
         return None;
     }
     let mut hair = TressSpringHair::new_alloc();
@@ -85,10 +89,29 @@ pub fn convert(sim: &Gd<Node>) -> Option<Gd<TressSpringHair>> {
     Some(hair)
 }
 
+/// Collision node name → the name its TressCollider3D got.
+type Renamed = Vec<(String, String)>;
+
 /// One `TressCollider3D` per `SpringBoneCollision3D` child of `sim`, named
-/// like it: following the same bone with the same offset, or, without a
-/// bone, placed where it is relative to the simulator.
-fn colliders(sim: &Gd<Node>, skel: &Gd<Skeleton3D>, who: &str) -> Vec<Gd<TressCollider3D>> {
+/// like it (with a number added when a TressCollider3D under the skeleton
+/// has that name already: chains find theirs by name): following the same
+/// bone with the same offset, or, without a bone, placed where it is
+/// relative to the simulator.
+fn colliders(
+    sim: &Gd<Node>,
+    skel: &Gd<Skeleton3D>,
+    who: &str,
+) -> (Vec<Gd<TressCollider3D>>, Renamed) {
+    let mut taken: Vec<String> = skel
+        .find_children_ex("*")
+        .type_("TressCollider3D")
+        .recursive(true)
+        .owned(false)
+        .done()
+        .iter_shared()
+        .map(|n| n.get_name().to_string())
+        .collect();
+    let mut renamed = Vec::new();
     let mut out = Vec::new();
     for child in sim.get_children().iter_shared() {
         if !child.is_class("SpringBoneCollision3D") {
@@ -118,8 +141,21 @@ fn colliders(sim: &Gd<Node>, skel: &Gd<Skeleton3D>, who: &str) -> Vec<Gd<TressCo
             .try_to::<GString>()
             .or_else(|_| v.try_to::<StringName>().map(|s| GString::from(&s)))
             .unwrap_or_default();
+        let mut unique = name.to_string();
+        let mut k = 2;
+        while taken.contains(&unique) {
+            unique = format!("{name}_{k}");
+            k += 1;
+        }
+        if unique != name.to_string() {
+            godot_warn!(
+                "{who}: collision '{name}' becomes TressCollider3D '{unique}': the skeleton has a '{name}' already"
+            );
+        }
+        taken.push(unique.clone());
+        renamed.push((name.to_string(), unique.clone()));
         let mut c = TressCollider3D::new_alloc();
-        c.set_name(&GString::from(&name));
+        c.set_name(unique.as_str());
         {
             let mut b = c.bind_mut();
             b.shape = shape;
@@ -145,7 +181,7 @@ fn colliders(sim: &Gd<Node>, skel: &Gd<Skeleton3D>, who: &str) -> Vec<Gd<TressCo
         }
         out.push(c);
     }
-    out
+    (out, renamed)
 }
 
 /// Bone indices from `root` down to `end`, or why not.
@@ -182,6 +218,7 @@ fn chain(
     skel: &Gd<Skeleton3D>,
     i: i64,
     who: &str,
+    renamed: &Renamed,
 ) -> Result<Gd<TressSpringChain>, String> {
     let at = |what: &str| format!("settings/{i}/{what}");
     let root: GString = prop(sim, &at("root_bone_name"), GString::new());
@@ -282,7 +319,11 @@ fn chain(
             let p: NodePath = prop(sim, &at(&format!("{list}/{k}")), NodePath::default());
             match sim.get_node_or_null(&p) {
                 Some(node) if node.is_class("SpringBoneCollision3D") => {
-                    names.push(&GString::from(&node.get_name()));
+                    // A collision of a kind Tress lacks was left out above.
+                    let own = node.get_name().to_string();
+                    if let Some((_, to)) = renamed.iter().find(|(from, _)| *from == own) {
+                        names.push(to.as_str());
+                    }
                 }
                 _ if p.is_empty() => {}
                 _ => godot_warn!(
