@@ -1,18 +1,23 @@
 //! Spring chains set up by hand in the inspector: the Skeleton3D's bones, the
-//! chains named by root and end bone and the `TressCollider3D` nodes read into
-//! plain data for tress-rig's `hand_rig` builder, so the
-//! same `SpringRig` serves both VRM files and hand-made rigs.
+//! chains (root/end bone pairs sharing one set of joint values, then the
+//! **Chains** resources with their own, read by [`crate::spring_hand`]) and
+//! the `TressCollider3D` nodes read into plain data for tress-rig's
+//! `hand_rig` builder, so the same `SpringRig` serves both VRM files and
+//! hand-made rigs.
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
 use tress_core::math::Quat;
-use tress_rig::hand_rig::{self, HandBone, HandCollider, HandRigError, HandSkeleton};
+use tress_rig::hand_rig::{
+    self, HandBone, HandChainSpec, HandCollider, HandColliders, HandSkeleton,
+};
 use tress_vrm::Avatar;
 
 pub use tress_rig::hand_rig::HandParams;
 
 use crate::collider::TressCollider3D;
 use crate::convert::vec3;
+use crate::spring_config::TressSpringChain;
 
 /// The avatar and, for colliders that follow a node rather than a bone,
 /// which node stands behind each pseudo-node of the avatar.
@@ -21,24 +26,47 @@ pub struct HandRig {
     pub avatar: Avatar,
     /// (pseudo-node index, collider node).
     pub collider_nodes: Vec<(usize, Gd<Node3D>)>,
+    /// Chains with tail-point contact (bit i: chain i).
+    pub tail_chains: u128,
 }
 
-/// Builds the avatar for `roots[i] … ends[i]` chains on `skel`.
+/// Builds the avatar on `skel`: first the `roots[i] … ends[i]` chains, all
+/// with `p` and every collider, then one chain per entry of `chains`.
 ///
 /// # Errors
-/// Names the chain and the bone when a name is missing or an end bone does
-/// not descend from its root.
+/// Names the chain (as `root_bones[i]` or `chains[i]`) and the bone or
+/// collider when a name is missing or an end bone does not descend from its
+/// root.
 pub fn build(
     skel: &Gd<Skeleton3D>,
     roots: &PackedStringArray,
     ends: &PackedStringArray,
     p: HandParams,
+    chains: &[Gd<TressSpringChain>],
     colliders: &[Gd<TressCollider3D>],
-) -> Result<HandRig, HandRigError> {
+) -> Result<HandRig, String> {
     let names = |list: &PackedStringArray| -> Vec<String> {
         list.as_slice().iter().map(GString::to_string).collect()
     };
-    let chains = hand_rig::chains(&names(roots), &names(ends))?;
+    let pairs = hand_rig::chains(&names(roots), &names(ends)).map_err(|e| e.to_string())?;
+    let mut specs: Vec<HandChainSpec> = pairs
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| HandChainSpec {
+            name: None,
+            source: format!("root_bones[{i}]"),
+            root: c.root,
+            end: c.end,
+            joints: vec![p],
+            tail: None,
+            colliders: HandColliders::AllExcept(Vec::new()),
+            tail_contact: false,
+            center: None,
+        })
+        .collect();
+    for (i, c) in chains.iter().enumerate() {
+        specs.push(crate::spring_hand::spec(i, c)?);
+    }
     let skeleton = HandSkeleton {
         name: skel.get_name().to_string(),
         bones: (0..skel.get_bone_count())
@@ -66,8 +94,20 @@ pub fn build(
             }
         })
         .collect();
-    let rig = hand_rig::build(&skeleton, &chains, p, &plain)?;
+    let rig = hand_rig::build_specs(&skeleton, &specs, &plain).map_err(|e| {
+        // The error counts chains across both lists: name the property
+        // entry instead of that count.
+        let text = e.to_string();
+        match e.chain().and_then(|c| specs.get(c)) {
+            Some(s) => {
+                let what = text.split_once(": ").map_or(text.as_str(), |(_, t)| t);
+                format!("{} ('{}'…'{}'): {what}", s.source, s.root, s.end)
+            }
+            None => text,
+        }
+    })?;
     Ok(HandRig {
+        tail_chains: rig.tail_chains,
         collider_nodes: rig
             .free_colliders
             .iter()

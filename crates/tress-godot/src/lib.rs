@@ -8,6 +8,9 @@
 //!   and plays humanoid clips retargeted onto it ([`animation`]).
 //! - [`spring_hair::TressSpringHair`]: spring-chain hair, a SkeletonModifier3D,
 //!   configured from a VRM file or by hand in the inspector.
+//!   Hand-made chains come from [`inspector_rig`] and [`spring_hand`] (per
+//!   chain settings); [`sim_convert`] builds them from Godot's
+//!   SpringBoneSimulator3D.
 //! - [`collider::TressCollider3D`]: a collision shape for hand-made rigs.
 //! - [`constraints::TressNodeConstraints`]: VRM node constraints after
 //!   animation, before the hair.
@@ -38,8 +41,10 @@ mod files;
 pub mod inspector_rig;
 mod live;
 mod model_scene;
+pub mod sim_convert;
 pub mod spring_config;
 pub mod spring_hair;
+pub mod spring_hand;
 pub mod strand_hair;
 pub mod vrm_import;
 

@@ -55,9 +55,16 @@ pub struct TressSpringConfig {
     base: Base<Resource>,
 }
 
-/// One spring chain of a [`TressSpringConfig`]: joint `i` swings toward
-/// joint `i + 1`; the last bone is only the tail unless **Virtual Tail** is
-/// on (VRM 0.x ends: it swings too, toward **Tail Offset** in its own frame).
+/// One spring chain of a [`TressSpringConfig`], or a hand-made chain in
+/// `TressSpringHair`'s **Chains**: joint `i` swings toward joint `i + 1`;
+/// the last bone is only the tail unless **Virtual Tail** is on (VRM 0.x
+/// ends, Godot's `extend_end_bone`: it swings too, toward a tip past it).
+///
+/// By hand, name the chain by **Root Bone** and **End Bone** instead of
+/// listing **Bones**, and give each joint value as one number for the whole
+/// chain or one per joint, root first (a list shorter than the chain
+/// repeats its last value; an empty one takes the default: stiffness 1,
+/// drag 0.4, gravity 0 along -Y, radius 0.02 m).
 #[derive(GodotClass)]
 #[class(base = Resource, init, tool)]
 pub struct TressSpringChain {
@@ -107,6 +114,33 @@ pub struct TressSpringChain {
     /// Names of the `TressCollider3D` nodes this chain meets.
     #[export]
     pub colliders: PackedStringArray,
+    /// By hand: the first bone of the chain (used when **Bones** is empty).
+    #[export]
+    pub root_bone: GString,
+    /// By hand: the last bone of the chain; with **Virtual Tail** it may be
+    /// the root itself.
+    #[export]
+    pub end_bone: GString,
+    /// By hand, with **Virtual Tail**: where the tip past the end bone
+    /// points: **Tail Offset** as given, or **Tail Length** along an axis
+    /// of the end bone, or along its direction from its parent (Godot's
+    /// `end_bone_direction`; FromParent is its default).
+    #[export(enum = (Offset = 0, PlusX = 1, MinusX = 2, PlusY = 3, MinusY = 4, PlusZ = 5, MinusZ = 6, FromParent = 7))]
+    pub tail_direction: i32,
+    /// By hand, with **Virtual Tail** and a **Tail Direction** other than
+    /// Offset: how far the tip lies past the end bone (metres; Godot's
+    /// `end_bone_length`).
+    #[export]
+    pub tail_length: f32,
+    /// By hand: the chain meets every `TressCollider3D` under the skeleton
+    /// but those in **Exclude Colliders** (Godot's
+    /// `enable_all_child_collisions`); off, only those in **Colliders**.
+    #[export]
+    pub all_colliders: bool,
+    /// By hand, with **All Colliders**: names of the colliders this chain
+    /// passes through.
+    #[export]
+    pub exclude_colliders: PackedStringArray,
     base: Base<Resource>,
 }
 

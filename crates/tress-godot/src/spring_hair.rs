@@ -139,6 +139,20 @@ pub struct TressSpringHair {
     #[var(set = set_hit_radius)]
     #[init(val = 0.02)]
     hit_radius: f32,
+    /// Hand-made chains with their own settings (after the Root Bones /
+    /// End Bones pairs, which share the values above): per chain its
+    /// Root Bone and End Bone, joint values (one for the chain or one per
+    /// joint), a simulated tip past the end bone (Virtual Tail, Tail
+    /// Direction, Tail Length), its colliders and contact kind. Changing
+    /// the list rebuilds the chains; edits inside an entry are picked up by
+    /// `refresh_chains()` (every update in the editor): joint values live,
+    /// the rest by a rebuild.
+    #[export]
+    #[var(set = set_chains)]
+    chains: Array<Gd<crate::spring_config::TressSpringChain>>,
+    /// The hand-made **Chains** as last built (the editor rebuilds when
+    /// they differ).
+    built_specs: Vec<Result<tress_rig::hand_rig::HandChainSpec, String>>,
     /// An AnimationPlayer whose current animation wins over the simulation
     /// for the chains whose bones it animates; when the track ends (or the
     /// player stops) the solver picks up from the animated motion.
@@ -275,7 +289,7 @@ impl ISkeletonModifier3D for TressSpringHair {
         }
         if let Some(cfg) = self.spring_config.clone() {
             crate::spring_config::configure(self, &cfg);
-        } else if !self.root_bones.is_empty() {
+        } else if !self.root_bones.is_empty() || !self.chains.is_empty() {
             self.configure_from_inspector();
         }
     }
@@ -284,13 +298,18 @@ impl ISkeletonModifier3D for TressSpringHair {
         // A Rust clock: an engine call per reading would cost more than
         // some of the parts it times.
         let start = std::time::Instant::now();
+        let editor = Engine::singleton().is_editor_hint();
+        // Edits inside a Chains entry reach no setter of this node; the
+        // editor compares (a failed build too, so a fix is picked up).
+        if editor && self.inspector_owned() {
+            self.refresh_chains();
+        }
         if self.rebuild_pending && self.inspector_owned() {
             self.configure_from_inspector();
         }
         if self.hand_made {
             self.sync_hand_colliders();
         }
-        let editor = Engine::singleton().is_editor_hint();
         // Off in the editor: the chains rest under the current pose (so
         // the gizmo and a later switch-on start from there) and the bones
         // keep whatever pose the skeleton has.
@@ -541,6 +560,58 @@ impl TressSpringHair {
     pub fn set_end_bones(&mut self, bones: PackedStringArray) {
         self.end_bones = bones;
         self.rebuild_pending = true;
+    }
+
+    /// Sets the hand-made chains with their own settings (rebuilt at the
+    /// next update).
+    #[func]
+    pub fn set_chains(&mut self, chains: Array<Gd<crate::spring_config::TressSpringChain>>) {
+        self.chains = chains;
+        self.rebuild_pending = true;
+    }
+
+    /// Picks up edits made inside the **Chains** entries (which the node is
+    /// not told of): changed joint values apply to the running chains
+    /// without a reset; any other change rebuilds at the next update. The
+    /// editor calls it every update; a script that edits an entry at run
+    /// time calls it after. Returns whether anything changed.
+    #[func]
+    pub fn refresh_chains(&mut self) -> bool {
+        let now = crate::spring_hand::specs(&self.chains);
+        if now == self.built_specs {
+            return false;
+        }
+        let first = self.root_bones.len();
+        if self.hand_made
+            && crate::spring_hand::values_only(&self.built_specs, &now)
+            && let (Some(avatar), Some(rig)) = (self.avatar.as_mut(), self.rig.as_mut())
+        {
+            crate::spring_hand::apply_joint_values(avatar, first, &now);
+            // The rig keeps its live scales on top of the new values.
+            if let Err(e) = rig.refresh_joint_params(avatar) {
+                godot_error!("TressSpringHair: cannot apply the chains' joint values: {e}");
+            }
+            self.built_specs = now;
+        } else {
+            self.rebuild_pending = true;
+        }
+        true
+    }
+
+    /// A new TressSpringHair with the chains and colliders of Godot's
+    /// SpringBoneSimulator3D `sim` (Godot 4.4+): one **Chains** entry per
+    /// setting (bones, radius, stiffness, drag, gravity and their curves
+    /// sampled per joint, per-joint values, extend_end_bone, centre bone,
+    /// collision choice) and one TressCollider3D child per
+    /// SpringBoneCollision3D child, named alike. Not yet in the tree: add it
+    /// under the same Skeleton3D and switch the simulator off
+    /// (`sim.active = false`). Null, with the reason in the log, when `sim`
+    /// is not a simulator under a skeleton or has no usable chain; a chain
+    /// with a missing bone or an end bone outside its root is left out with
+    /// an error.
+    #[func]
+    pub fn from_spring_bone_simulator(sim: Gd<godot::classes::Node>) -> Option<Gd<Self>> {
+        crate::sim_convert::convert(&sim)
     }
 
     /// Sets the hand-made stiffness; applies to the running chains.
@@ -849,9 +920,19 @@ impl TressSpringHair {
             hit_radius: self.hit_radius,
         };
         self.rebuild_pending = false;
-        match inspector_rig::build(&skel, &self.root_bones, &self.end_bones, params, &colliders) {
+        let chains: Vec<_> = self.chains.iter_shared().collect();
+        self.built_specs = crate::spring_hand::specs(&self.chains);
+        match inspector_rig::build(
+            &skel,
+            &self.root_bones,
+            &self.end_bones,
+            params,
+            &chains,
+            &colliders,
+        ) {
             Ok(hand) => {
                 self.collider_nodes = hand.collider_nodes;
+                self.tail_chains = hand.tail_chains;
                 self.hand_colliders = colliders
                     .into_iter()
                     .map(|c| {
@@ -940,7 +1021,9 @@ impl TressSpringHair {
             return;
         };
         let gravity_dir = vec3(self.gravity_dir);
-        for chain in &mut avatar.springs.chains {
+        // Only the Root Bones / End Bones chains (built first) share these
+        // values; the Chains entries keep their own.
+        for chain in avatar.springs.chains.iter_mut().take(self.root_bones.len()) {
             for j in &mut chain.joints {
                 j.stiffness = self.stiffness;
                 j.drag_force = self.drag;
