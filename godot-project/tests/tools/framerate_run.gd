@@ -2,11 +2,14 @@
 ## turn (yaw 60°·sin(πt) for 4 s, then still, 12 s in all) on the built-in
 ## avatar at the frame rate given by --fixed-fps, and writes every hair bone's
 ## rotation at each 1/30 s boundary to --out=PATH as JSON.
-##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH
+##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH [--wind]
+## With --wind the hair's wind changes at run time at shared instants: 6 m/s²
+## along +x from t = 1 s, turned to -z and gustier from t = 2.5 s.
 extends SceneTree
 
 var fps := 30
 var out := ""
+var wind := false
 var frame := 0
 var avatar: TressAvatar
 var skel: Skeleton3D
@@ -22,6 +25,8 @@ func _initialize() -> void:
 			fps = int(arg.trim_prefix("--fps="))
 		elif arg.begins_with("--out="):
 			out = arg.trim_prefix("--out=")
+		elif arg == "--wind":
+			wind = true
 	avatar = TressAvatar.new()
 	root.add_child(avatar)
 	var path := ProjectSettings.globalize_path("res://").path_join("../assets/tress_avatar.vrm").simplify_path()
@@ -50,6 +55,8 @@ func _drive() -> void:
 		_finish()
 		return
 	frame += 1
+	if wind:
+		_change_wind(frame - 1)
 	var k := (frame * 30) / fps
 	var rem := (frame * 30) % fps
 	var q := key(k)
@@ -61,6 +68,17 @@ func _drive() -> void:
 			q1 = -q1
 		q = Quaternion(a.x + (q1.x - a.x) * f, a.y + (q1.y - a.y) * f, a.z + (q1.z - a.z) * f, a.w + (q1.w - a.w) * f).normalized()
 	skel.set_bone_pose_rotation(head, q)
+
+## The wind for the frame starting after `done` frames, set at the same
+## simulated instants at every rate (frame boundaries they share).
+func _change_wind(done: int) -> void:
+	var hair := avatar.get_hair_node()
+	if done == fps:
+		hair.wind_direction = Vector3(1, 0, 0)
+		hair.wind_strength = 6.0
+	elif done * 2 == fps * 5:
+		hair.wind_direction = Vector3(0, 0, -1)
+		hair.wind_gust = 1.0
 
 func _record() -> void:
 	if frame == 0 or frame > 12 * fps:
