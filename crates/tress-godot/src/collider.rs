@@ -1,6 +1,9 @@
 //! `TressCollider3D`: a collision shape for `TressSpringHair` set up in the
 //! editor.
 
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use godot::classes::notify::Node3DNotification;
 use godot::classes::{Engine, INode3D, Node3D, Skeleton3D};
 use godot::prelude::*;
 use tress_vrm::ColliderShape;
@@ -40,9 +43,34 @@ pub struct TressCollider3D {
     base: Base<Node3D>,
 }
 
+/// Counts every change to any `TressCollider3D` that can change the shape a
+/// running `TressSpringHair` holds for it: a setter, a move of the node
+/// itself, entering or leaving the tree. A hair node compares it with the
+/// count it last saw, so a game whose colliders stay put pays one load per
+/// frame instead of reading every collider's properties.
+static EDITS: AtomicU32 = AtomicU32::new(0);
+
+/// The current value of the collider edit count (see [`EDITS`]).
+pub fn edit_count() -> u32 {
+    EDITS.load(Ordering::Relaxed)
+}
+
+fn edited() {
+    EDITS.fetch_add(1, Ordering::Relaxed);
+}
+
 #[godot_api]
 impl INode3D for TressCollider3D {
+    fn on_notification(&mut self, what: Node3DNotification) {
+        if what == Node3DNotification::LOCAL_TRANSFORM_CHANGED {
+            edited();
+        }
+    }
+
     fn enter_tree(&mut self) {
+        edited();
+        // A bone-following collider's offset is this node's local transform.
+        self.base_mut().set_notify_local_transform(true);
         let editor = Engine::singleton().is_editor_hint();
         // A bone-following collider's gizmo is redrawn each frame: the
         // bone moves without this node's transform changing.
@@ -53,6 +81,7 @@ impl INode3D for TressCollider3D {
     }
 
     fn exit_tree(&mut self) {
+        edited();
         if Engine::singleton().is_editor_hint() {
             self.ask_hair_to_rebuild();
         }
@@ -71,6 +100,7 @@ impl TressCollider3D {
     #[func]
     pub fn set_shape(&mut self, shape: i32) {
         self.shape = shape;
+        edited();
         self.base_mut().update_gizmos();
     }
 
@@ -78,6 +108,7 @@ impl TressCollider3D {
     #[func]
     pub fn set_radius(&mut self, radius: f32) {
         self.radius = radius;
+        edited();
         self.base_mut().update_gizmos();
     }
 
@@ -85,6 +116,7 @@ impl TressCollider3D {
     #[func]
     pub fn set_height(&mut self, height: f32) {
         self.height = height;
+        edited();
         self.base_mut().update_gizmos();
     }
 
@@ -92,6 +124,7 @@ impl TressCollider3D {
     #[func]
     pub fn set_bone_name(&mut self, bone: GString) {
         self.bone_name = bone;
+        edited();
         self.base_mut().update_gizmos();
     }
 

@@ -95,6 +95,12 @@ pub struct TressSpringHair {
     /// Hand-made rigs: every TressCollider3D in the avatar's collider order,
     /// with the bone name it was built with (a new bone needs a rebuild).
     hand_colliders: Vec<(Gd<TressCollider3D>, GString)>,
+    /// `collider::edit_count()` when `hand_colliders` were last compared
+    /// with the world; `None` after a build (compare at the next update).
+    collider_edits_seen: Option<u32>,
+    /// Whether this runs in the editor, asked once: the answer never
+    /// changes for a process, and an engine call per frame is not free.
+    in_editor: Option<bool>,
     /// Chains that use tail-point contact instead of whole-segment contact
     /// (bit i: spring chain i), set by TressAvatar from the collider fit.
     tail_chains: u128,
@@ -298,7 +304,9 @@ impl ISkeletonModifier3D for TressSpringHair {
         // A Rust clock: an engine call per reading would cost more than
         // some of the parts it times.
         let start = std::time::Instant::now();
-        let editor = Engine::singleton().is_editor_hint();
+        let editor = *self
+            .in_editor
+            .get_or_insert_with(|| Engine::singleton().is_editor_hint());
         // Edits inside a Chains entry reach no setter of this node; the
         // editor compares (a failed build too, so a fix is picked up).
         if editor && self.inspector_owned() {
@@ -941,6 +949,7 @@ impl TressSpringHair {
                     })
                     .collect();
                 self.hand_made = true;
+                self.collider_edits_seen = None;
                 self.install(hand.avatar)
             }
             Err(e) => {
@@ -1042,6 +1051,11 @@ impl TressSpringHair {
     /// the running world when they changed; a collider gone from the tree
     /// or following another bone rebuilds the rig.
     fn sync_hand_colliders(&mut self) {
+        let edits = crate::collider::edit_count();
+        if self.collider_edits_seen == Some(edits) {
+            return;
+        }
+        self.collider_edits_seen = Some(edits);
         let mut rebuild = false;
         for (i, (node, bone)) in self.hand_colliders.iter().enumerate() {
             if !node.is_instance_valid() || !node.is_inside_tree() {
