@@ -141,7 +141,74 @@ pub struct TressSpringChain {
     /// passes through.
     #[export]
     pub exclude_colliders: PackedStringArray,
+    /// Per joint: the file's angle limit (`VRMC_springBone_limit`): 0 none,
+    /// 1 cone, 2 hinge, 3 spherical. Shorter than `bones` (a scene imported
+    /// before limits were kept): the joints past it have none.
+    #[export]
+    pub limit_shape: PackedInt32Array,
+    /// Per joint: the limit's angles in radians, (cone or hinge angle, 0) or
+    /// spherical (pitch, yaw).
+    #[export]
+    pub limit_angles: PackedVector2Array,
+    /// Per joint: the limit's rotation (x, y, z, w).
+    #[export]
+    pub limit_rotation: PackedVector4Array,
     base: Base<Resource>,
+}
+
+/// A joint's limit as the three `TressSpringChain` limit values.
+fn limit_values(l: Option<&tress_vrm::JointLimit>) -> (i32, Vector2, Vector4) {
+    use tress_vrm::LimitShape as S;
+    let Some(l) = l else {
+        return (0, Vector2::ZERO, Vector4::new(0.0, 0.0, 0.0, 1.0));
+    };
+    let (code, angles) = match l.shape {
+        S::Cone { angle } => (1, Vector2::new(angle, 0.0)),
+        S::Hinge { angle } => (2, Vector2::new(angle, 0.0)),
+        S::Spherical { pitch, yaw } => (3, Vector2::new(pitch, yaw)),
+    };
+    let r = l.rotation;
+    (code, angles, Vector4::new(r.x, r.y, r.z, r.w))
+}
+
+/// Joint `j`'s limit read back from a `TressSpringChain`.
+fn limit_of(
+    s: &TressSpringChain,
+    j: usize,
+    label: &str,
+) -> Result<Option<tress_vrm::JointLimit>, String> {
+    use tress_vrm::{JointLimit, LimitShape as S};
+    let Some(&code) = s.limit_shape.as_slice().get(j) else {
+        return Ok(None);
+    };
+    if code == 0 {
+        return Ok(None);
+    }
+    let (Some(a), Some(r)) = (
+        s.limit_angles.as_slice().get(j),
+        s.limit_rotation.as_slice().get(j),
+    ) else {
+        return Err(format!(
+            "{label}, joint {j}: limit_shape is set but limit_angles or limit_rotation has no value for it"
+        ));
+    };
+    let shape = match code {
+        1 => S::Cone { angle: a.x },
+        2 => S::Hinge { angle: a.x },
+        3 => S::Spherical {
+            pitch: a.x,
+            yaw: a.y,
+        },
+        other => {
+            return Err(format!(
+                "{label}, joint {j}: limit_shape {other} is not 0 (none), 1 (cone), 2 (hinge) or 3 (spherical)"
+            ));
+        }
+    };
+    Ok(Some(JointLimit {
+        shape,
+        rotation: tress_core::math::Quat::from_xyzw(r.x, r.y, r.z, r.w),
+    }))
 }
 
 /// The name each collider of `avatar` gets as a `TressCollider3D` node:
@@ -194,6 +261,10 @@ pub fn from_avatar(avatar: &Avatar, tail_chains: u128, names: &[String]) -> Gd<T
                     s.gravity_power.push(j.gravity_power);
                     s.gravity_dir.push(vector3(j.gravity_dir));
                     s.hit_radius.push(j.hit_radius);
+                    let (code, angles, rotation) = limit_values(j.limit.as_ref());
+                    s.limit_shape.push(code);
+                    s.limit_angles.push(angles);
+                    s.limit_rotation.push(rotation);
                 }
                 s.virtual_tail = chain.virtual_tail.is_some();
                 s.tail_offset = vector3(chain.virtual_tail.unwrap_or(Vec3::ZERO));
@@ -363,7 +434,7 @@ pub fn to_avatar(
                 gravity_power: s.gravity_power.as_slice()[j],
                 gravity_dir: vec3(s.gravity_dir.as_slice()[j]),
                 drag_force: s.drag.as_slice()[j],
-                limit: None,
+                limit: limit_of(&s, j, &label)?,
             });
         }
         let center = if s.center_bone.is_empty() {
