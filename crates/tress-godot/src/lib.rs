@@ -41,6 +41,7 @@ mod model_scene;
 pub mod spring_config;
 pub mod spring_hair;
 pub mod strand_hair;
+mod strand_shading;
 pub mod vrm_import;
 
 mod entry {
