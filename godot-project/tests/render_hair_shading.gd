@@ -1,7 +1,9 @@
 ## Renders three grooms with the built-in hair shader under one key light and
 ## saves target/godot-screens/hair_<name>.png: the procedural groom on a head,
 ## the TressFX 3 ponytail (four parts, centimetres) and the TressFX 4 Ratboy
-## mohawk (both from ../shared/assets; SKIPPED without it, failing under CI).
+## mohawk (both from ../shared/assets; SKIPPED without it, failing under CI),
+## and the three side by side, cropped, as hair_shading.webp (the README's;
+## lossy WebP: a PNG of that much fine hair is 600 KB).
 ##
 ## Each picture must be non-blank, and the highlight must exist: with the
 ## heads hidden, the brightest hair pixels (99th percentile of luminance)
@@ -24,6 +26,10 @@ const SPECULAR_SHARE := 0.25
 const BG := Color(0.13, 0.14, 0.17)
 
 var root: Node3D
+## The pictures side by side: each shot's middle (CROP) pasted in turn.
+var strip: Image
+var strip_count := 0
+const CROP := Rect2i(400, 40, 480, 600)
 
 func run(tree: SceneTree) -> String:
 	root = Node3D.new()
@@ -41,7 +47,14 @@ func run(tree: SceneTree) -> String:
 	why = await _ponytail(tree, shared.path_join("tressfx3-ponytail"))
 	if not why.is_empty():
 		return why
-	return await _mohawk(tree, shared.path_join("tressfx4-ratboy/Ratboy_mohawk.tfx"))
+	why = await _mohawk(tree, shared.path_join("tressfx4-ratboy/Ratboy_mohawk.tfx"))
+	if not why.is_empty():
+		return why
+	var path := TestUtil.repo_path("target/godot-screens/hair_shading.webp")
+	if strip.save_webp(path, true, 0.9) != OK:
+		return "could not save " + path
+	print("screenshot: ", path)
+	return ""
 
 func _environment() -> void:
 	var env := WorldEnvironment.new()
@@ -175,6 +188,11 @@ func _shoot(tree: SceneTree, name: String, hairs: Array, heads: Array) -> String
 	var why := await TestUtil.screenshot(tree, "hair_" + name)
 	if not why.is_empty():
 		return "%s: %s" % [name, why]
+	var shot := tree.root.get_texture().get_image()
+	if strip == null:
+		strip = Image.create(CROP.size.x * 3, CROP.size.y, false, shot.get_format())
+	strip.blit_rect(shot, CROP, Vector2i(CROP.size.x * strip_count, 0))
+	strip_count += 1
 	for h in heads:
 		h.visible = false
 	var lit := await _measure(tree)
