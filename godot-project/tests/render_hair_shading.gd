@@ -134,28 +134,51 @@ func _procedural(tree: SceneTree) -> String:
 
 func _ponytail(tree: SceneTree, dir: String) -> String:
 	var stage := _stage()
-	# Authored in centimetres and the node has no unit scale yet: the scene
-	# is drawn at the file's size, ribbons widened and the camera moved back
-	# by the same 100x. Colour from the groom's ponytail.tfxproj (hairColor).
 	var head := Node3D.new()
 	stage.add_child(head)
-	# The ponytail.tfxproj's first collision sphere stands for the head.
-	var skin := _head_mesh(stage, Vector3(-0.095, 92.0, 9.899), 24.0)
 	var hairs: Array = []
 	for part in ["front_top", "side", "back", "tail"]:
 		var hair := _hair(head, dir.path_join(part + ".tfx"), Vector3.ZERO)
 		if hair == null:
 			return "ponytail part %s did not load" % part
-		hair.gravity = Vector3(0, -981, 0)
+		hairs.append(hair)
+	# Authored in centimetres; the node has no unit scale yet, so the scene
+	# is laid out in the groom's own units (u metres each) with ribbons
+	# widened to match; should the node one day scale it to metres, the
+	# groom's size says so and the same scene is laid out in metres.
+	var u := 0.01 if _extent(hairs[1]) > 10.0 else 1.0
+	var k := 0.01 / u
+	# The ponytail.tfxproj's first collision sphere (26.5 cm) stands for the
+	# head, a little smaller so it does not hide the roots.
+	var skin := _head_mesh(stage, Vector3(-0.095, 92.0, 9.899) * k, 24.0 * k)
+	for hair in hairs:
+		hair.gravity = Vector3(0, -9.81, 0) * k * 100.0
+		# Colour from the groom's ponytail.tfxproj (hairColor).
 		hair.root_color = Color(0.647, 0.42, 0.275) * 0.45
 		hair.tip_color = Color(0.647, 0.42, 0.275)
 		var mat := hair.get_active_material() as ShaderMaterial
-		mat.set_shader_parameter("root_width", 0.09)
-		mat.set_shader_parameter("tip_width", 0.01)
-		hairs.append(hair)
-	_camera(stage, Vector3(0, 80, 15), Vector3(-150, 115, -160))
+		mat.set_shader_parameter("root_width", 0.09 * k)
+		mat.set_shader_parameter("tip_width", 0.01 * k)
+	_camera(stage, Vector3(0, 80, 15) * k, Vector3(-150, 115, -160) * k)
 	await TestUtil.frames(tree, 45)
 	return await _shoot(tree, "ponytail", hairs, [skin])
+
+## The largest side of the box around a sample of the strands' particles.
+func _extent(hair: TressStrandHair) -> float:
+	var b := _bounds(hair)
+	var d: Vector3 = b[1] - b[0]
+	return maxf(d.x, maxf(d.y, d.z))
+
+## [low, high] corners of the box around every 7th strand's particles.
+func _bounds(hair: TressStrandHair) -> Array:
+	var lo := Vector3.INF
+	var hi := -Vector3.INF
+	for s in range(0, hair.strand_count(), 7):
+		for p in [0, 5, 10, 15]:
+			var q := hair.get_particle(s, p)
+			lo = lo.min(q)
+			hi = hi.max(q)
+	return [lo, hi]
 
 func _mohawk(tree: SceneTree, path: String) -> String:
 	var stage := _stage()
@@ -169,15 +192,9 @@ func _mohawk(tree: SceneTree, path: String) -> String:
 	hair.gravity = Vector3.ZERO
 	hair.root_color = Color(0.05, 0.03, 0.03)
 	hair.tip_color = Color(0.55, 0.12, 0.08)
-	var lo := Vector3.INF
-	var hi := -Vector3.INF
-	for s in range(0, hair.strand_count(), 7):
-		for p in [0, 15]:
-			var q := hair.get_particle(s, p)
-			lo = lo.min(q)
-			hi = hi.max(q)
-	var centre := (lo + hi) * 0.5
-	var size := (hi - lo).length()
+	var b := _bounds(hair)
+	var centre: Vector3 = (b[0] + b[1]) * 0.5
+	var size: float = (b[1] - b[0]).length()
 	_camera(stage, centre, centre + Vector3(0.9, 0.35, 0.8).normalized() * size * 1.6)
 	await TestUtil.frames(tree, 45)
 	return await _shoot(tree, "mohawk", [hair], [])
