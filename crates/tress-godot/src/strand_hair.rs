@@ -273,6 +273,17 @@ impl TressStrandHair {
     /// Sets the strands' material (empty: the built-in hair material).
     #[func]
     pub fn set_material(&mut self, material: Option<Gd<Material>>) {
+        if let Some(m) = material.as_ref().filter(|m| !m.is_class("ShaderMaterial")) {
+            // Both vertices of a particle sit at the same point: only a
+            // shader that opens the ribbon (as hair_ribbon.gdshader does)
+            // draws anything.
+            godot_warn!(
+                "TressStrandHair '{}': material is a {}, not a ShaderMaterial; the ribbons \
+                 have no width without a ribbon shader (see hair_ribbon.gdshader)",
+                self.base().get_name(),
+                m.get_class()
+            );
+        }
         self.material = material;
         self.apply_material();
     }
