@@ -46,6 +46,7 @@ pub mod spring_config;
 pub mod spring_hair;
 pub mod spring_hand;
 pub mod strand_hair;
+mod strand_shading;
 pub mod vrm_import;
 
 mod entry {

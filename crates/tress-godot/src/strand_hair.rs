@@ -4,8 +4,8 @@ use godot::classes::mesh::{ArrayCustomFormat, ArrayFormat, ArrayType, PrimitiveT
 use godot::classes::node::InternalMode;
 use godot::classes::rendering_server::ArrayFormat as RsArrayFormat;
 use godot::classes::{
-    ArrayMesh, CapsuleShape3D, CollisionShape3D, Engine, INode3D, MeshInstance3D, Node3D,
-    RenderingServer, ResourceLoader, Shader, ShaderMaterial, SphereShape3D, Time,
+    ArrayMesh, CapsuleShape3D, CollisionShape3D, Engine, INode3D, Material, MeshInstance3D, Node3D,
+    RenderingServer, ShaderMaterial, SphereShape3D, Time,
 };
 use godot::obj::EngineBitfield;
 use godot::prelude::*;
@@ -14,17 +14,7 @@ use tress_core::math::Vec3;
 use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim};
 
 use crate::convert::{pose_and_scale, vec3, vector3};
-
-/// A project's own ribbon shader, used instead of the built-in one when
-/// present: the addon's copy (which a user may edit), then the demo
-/// project's (`godot-project/strands/`, the built-in one's source).
-const SHADERS: [&str; 2] = [
-    "res://addons/tress/shaders/hair_ribbon.gdshader",
-    "res://strands/hair_ribbon.gdshader",
-];
-/// The ribbon shader built into the extension, so strands draw in any
-/// project and in exported games (the demo project's file is its source).
-const SHADER_CODE: &str = include_str!("../../../godot-project/strands/hair_ribbon.gdshader");
+use crate::strand_shading::{self, HairVolume};
 
 /// Strand hair: thousands of particle strands with momentum, shape and
 /// length constraints and collisions, drawn as camera-facing ribbons.
@@ -99,6 +89,27 @@ pub struct TressStrandHair {
     #[export(range = (1.0, 16.0))]
     #[init(val = 2)]
     threads: i32,
+    /// Hair colour at the root, for the built-in hair material.
+    #[export]
+    #[var(set = set_root_color)]
+    #[init(val = strand_shading::ROOT_COLOR)]
+    root_color: Color,
+    /// Hair colour at the tip, for the built-in hair material.
+    #[export]
+    #[var(set = set_tip_color)]
+    #[init(val = strand_shading::TIP_COLOR)]
+    tip_color: Color,
+    /// The strands' material. Empty: the built-in hair shader (Kajiya-Kay
+    /// diffuse, two shifted specular lobes, self-shadowing) with
+    /// `root_color` and `tip_color`; its other settings are the shader's
+    /// uniforms. A ShaderMaterial of your own gets the hair volume each
+    /// frame (`volume_center`, `volume_radius`) but not the two colours.
+    #[export]
+    #[var(set = set_material)]
+    material: Option<Gd<Material>>,
+    /// The built-in material, made when `material` is empty.
+    default_material: Option<Gd<ShaderMaterial>>,
+    volume: Option<HairVolume>,
     sim: Option<StrandSim>,
     mesh: Option<Gd<ArrayMesh>>,
     instance: Option<Gd<MeshInstance3D>>,
@@ -158,6 +169,7 @@ impl INode3D for TressStrandHair {
         sim.advance(delta as f32, |_, t| prev.interpolate(&pose, t));
         self.last_pose = Some(pose);
         self.upload();
+        self.update_volume(&pose);
         self.last_update_usec = Time::singleton().get_ticks_usec() - start;
     }
 }
@@ -211,12 +223,14 @@ impl TressStrandHair {
                 return false;
             }
         };
+        self.volume = HairVolume::of_points(&pts);
         self.points = vec![Vec3::ZERO; keep * m];
         self.sim = Some(sim);
         self.last_pose = Some(pose);
         self.groom_path = path;
         self.build_mesh(keep, m);
         self.upload();
+        self.update_volume(&pose);
         true
     }
 
@@ -240,6 +254,47 @@ impl TressStrandHair {
     pub fn set_strand_fraction(&mut self, fraction: f32) {
         self.strand_fraction = fraction;
         self.reload_pending = self.sim.is_some();
+    }
+
+    /// Sets the root colour of the built-in hair material.
+    #[func]
+    pub fn set_root_color(&mut self, color: Color) {
+        self.root_color = color;
+        self.apply_colors();
+    }
+
+    /// Sets the tip colour of the built-in hair material.
+    #[func]
+    pub fn set_tip_color(&mut self, color: Color) {
+        self.tip_color = color;
+        self.apply_colors();
+    }
+
+    /// Sets the strands' material (empty: the built-in hair material).
+    #[func]
+    pub fn set_material(&mut self, material: Option<Gd<Material>>) {
+        if let Some(m) = material.as_ref().filter(|m| !m.is_class("ShaderMaterial")) {
+            // Both vertices of a particle sit at the same point: only a
+            // shader that opens the ribbon (as hair_ribbon.gdshader does)
+            // draws anything.
+            godot_warn!(
+                "TressStrandHair '{}': material is a {}, not a ShaderMaterial; the ribbons \
+                 have no width without a ribbon shader (see hair_ribbon.gdshader)",
+                self.base().get_name(),
+                m.get_class()
+            );
+        }
+        self.material = material;
+        self.apply_material();
+    }
+
+    /// The material the strands are drawn with now: `material`, or the
+    /// built-in one (null before a groom has loaded).
+    #[func]
+    pub fn get_active_material(&self) -> Option<Gd<Material>> {
+        self.material
+            .clone()
+            .or_else(|| self.default_material.clone().map(|m| m.upcast()))
     }
 
     /// Turns the simulation in the editor on or off; off puts the strands
@@ -432,11 +487,13 @@ impl TressStrandHair {
     }
 
     /// Builds the ribbon mesh: two vertices per particle, two triangles per
-    /// segment; UV.x the side, UV.y the position along the strand.
+    /// segment; UV.x the side, UV.y the position along the strand, UV2.x the
+    /// strand's random number (for the shader's strand-to-strand variation).
     fn build_mesh(&mut self, strands: usize, m: usize) {
         let n = strands * m * 2;
         let mut verts = PackedVector3Array::new();
         let mut uvs = PackedVector2Array::new();
+        let mut uv2s = PackedVector2Array::new();
         let mut custom = PackedFloat32Array::new();
         let mut indices = PackedInt32Array::new();
         for s in 0..strands {
@@ -446,6 +503,7 @@ impl TressStrandHair {
                 for side in [-1.0f32, 1.0] {
                     verts.push(at);
                     uvs.push(Vector2::new(side, along));
+                    uv2s.push(Vector2::new(strand_shading::strand_random(s), 0.0));
                     custom.extend([0.0, 1.0, 0.0]);
                 }
                 if p + 1 < m {
@@ -458,6 +516,7 @@ impl TressStrandHair {
         arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
         arrays.set(ArrayType::VERTEX.ord() as usize, &verts.to_variant());
         arrays.set(ArrayType::TEX_UV.ord() as usize, &uvs.to_variant());
+        arrays.set(ArrayType::TEX_UV2.ord() as usize, &uv2s.to_variant());
         arrays.set(ArrayType::CUSTOM0.ord() as usize, &custom.to_variant());
         arrays.set(ArrayType::INDEX.ord() as usize, &indices.to_variant());
         let custom_fmt =
@@ -476,6 +535,7 @@ impl TressStrandHair {
             custom0: rs.mesh_surface_get_format_offset(fmt, vc, ArrayType::CUSTOM0.ord()) as usize,
         };
         let uv_off = rs.mesh_surface_get_format_offset(fmt, vc, ArrayType::TEX_UV.ord()) as usize;
+        let uv2_off = rs.mesh_surface_get_format_offset(fmt, vc, ArrayType::TEX_UV2.ord()) as usize;
         self.vertex_bytes.resize(n * self.layout.vertex_stride);
         self.attr_bytes.resize(n * self.layout.attr_stride);
         // UVs never change: write them once into the attribute buffer copy.
@@ -486,6 +546,10 @@ impl TressStrandHair {
             let o = i * self.layout.attr_stride + uv_off;
             a[o..o + 4].copy_from_slice(&side.to_le_bytes());
             a[o + 4..o + 8].copy_from_slice(&along.to_le_bytes());
+            let o = i * self.layout.attr_stride + uv2_off;
+            let r = strand_shading::strand_random(i / (2 * m));
+            a[o..o + 4].copy_from_slice(&r.to_le_bytes());
+            a[o + 4..o + 8].copy_from_slice(&0.0f32.to_le_bytes());
         }
         // A ribbon node freed from outside is made again (and never
         // called: release builds skip gdext's liveness checks).
@@ -513,17 +577,7 @@ impl TressStrandHair {
         };
         instance.set_mesh(&mesh);
         instance.set_custom_aabb(Aabb::new(Vector3::splat(-50.0), Vector3::splat(100.0)));
-        let mut loader = ResourceLoader::singleton();
-        let found = SHADERS.iter().find(|p| loader.exists(**p));
-        let shader = found.and_then(|p| loader.load(*p).and_then(|r| r.try_cast::<Shader>().ok()));
-        let shader = shader.unwrap_or_else(|| {
-            let mut s = Shader::new_gd();
-            s.set_code(SHADER_CODE);
-            s
-        });
-        let mut mat = ShaderMaterial::new_gd();
-        mat.set_shader(&shader);
-        instance.set_material_override(&mat);
+        self.apply_material();
         self.mesh = Some(mesh);
     }
 
@@ -554,6 +608,51 @@ impl TressStrandHair {
         let rid = mesh.get_rid();
         rs.mesh_surface_update_vertex_region(rid, 0, 0, &self.vertex_bytes);
         rs.mesh_surface_update_attribute_region(rid, 0, 0, &self.attr_bytes);
+    }
+}
+
+/// Shading: which material the ribbons use and what it is told each frame.
+impl TressStrandHair {
+    /// Puts `material` (or the built-in hair material, made on first use)
+    /// on the ribbons.
+    fn apply_material(&mut self) {
+        let Some(mut instance) = self.instance.clone().filter(|i| i.is_instance_valid()) else {
+            return;
+        };
+        let mat: Gd<Material> = match self.material.clone() {
+            Some(m) => m,
+            None => {
+                let (root, tip) = (self.root_color, self.tip_color);
+                self.default_material
+                    .get_or_insert_with(|| strand_shading::default_material(root, tip))
+                    .clone()
+                    .upcast()
+            }
+        };
+        instance.set_material_override(&mat);
+        if let Some(pose) = self.last_pose {
+            self.update_volume(&pose);
+        }
+    }
+
+    fn apply_colors(&mut self) {
+        if let Some(mat) = self.default_material.as_mut() {
+            strand_shading::set_colors(mat, self.root_color, self.tip_color);
+        }
+    }
+
+    /// Tells the material where the hair volume is (for self-shadowing).
+    fn update_volume(&mut self, pose: &Pose) {
+        let Some(volume) = self.volume else {
+            return;
+        };
+        let mat = match self.material.clone() {
+            Some(m) => m.try_cast::<ShaderMaterial>().ok(),
+            None => self.default_material.clone(),
+        };
+        if let Some(mut mat) = mat {
+            volume.apply(pose, &mut mat);
+        }
     }
 }
 
