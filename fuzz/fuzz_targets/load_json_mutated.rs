@@ -44,7 +44,7 @@ fn base() -> &'static Base {
 
 fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
     let mut j = serde_json::to_vec(json).unwrap();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let total = 12 + 8 + j.len() + 8 + bin.len();
@@ -100,7 +100,7 @@ fn pick<'v>(mut v: &'v mut Value, r: &mut Bytes<'_>) -> &'v mut Value {
 fn replacement(r: &mut Bytes<'_>) -> Value {
     match r.u8() % 12 {
         0 => Value::Null,
-        1 => json!(r.u8() % 2 == 0),
+        1 => json!(r.u8().is_multiple_of(2)),
         2 => json!(r.u8()),
         3 => json!(r.u64()),
         4 => json!(-(i64::from(r.u8()) + 1)),
@@ -151,10 +151,10 @@ fuzz_target!(|data: &[u8]| {
             },
             // Duplicate an array entry (longer chains, repeated indices).
             _ => {
-                if let Value::Array(a) = target {
-                    if let Some(x) = a.first().cloned() {
-                        a.push(x);
-                    }
+                if let Value::Array(a) = target
+                    && let Some(x) = a.first().cloned()
+                {
+                    a.push(x);
                 }
             }
         }
