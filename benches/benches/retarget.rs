@@ -48,7 +48,7 @@ fn bench(c: &mut Criterion) {
     let opts = RetargetOptions::default();
     let mut g = c.benchmark_group("retarget");
     g.bench_function("ual_2s_clip_onto_godette", |b| {
-        b.iter(|| black_box(r.retarget(black_box(clip), &opts)));
+        b.iter(|| black_box(r.retarget(black_box(clip), &opts).expect("retarget")));
     });
     g.bench_function("setup_ual_onto_godette", |b| {
         b.iter(|| black_box(Retargeter::new(&source, &map, &target).expect("retargeter")));

@@ -430,7 +430,15 @@ fn retarget(args: &RetargetArgs) -> ExitCode {
     };
     let mut clips = Vec::new();
     if args.clips.is_empty() {
-        clips.extend(source.animations.iter().map(|a| r.retarget(a, &opts)));
+        for a in &source.animations {
+            match r.retarget(a, &opts) {
+                Ok(c) => clips.push(c),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", args.animation.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
     } else {
         for n in &args.clips {
             match r.retarget_named(n, &opts) {

@@ -343,7 +343,13 @@ impl TressAvatar {
         };
         let mut unmatched = 0;
         for anim in &source.animations {
-            let clip = retargeter.retarget(anim, &opts);
+            let clip = match retargeter.retarget(anim, &opts) {
+                Ok(c) => c,
+                Err(e) => {
+                    godot_error!("TressAvatar: '{file}': {e}; the clip is left out");
+                    continue;
+                }
+            };
             let (ganim, missing) = crate::animation::to_godot(&clip, vrm, skeleton, &skeleton_path);
             unmatched = unmatched.max(missing);
             // VRMA files usually hold one unnamed (`clip0` from the loader) or

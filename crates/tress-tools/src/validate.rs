@@ -117,10 +117,10 @@ pub fn validate_all(
                         || WALK_CLIPS.contains(&anim.name.as_str()),
                     error: None,
                 };
-                match &setup {
+                match setup.as_ref().map(|r| r.retarget(anim, &opts)) {
                     Err(e) => row.error = Some(e.clone()),
-                    Ok(r) => {
-                        let clip = r.retarget(anim, &opts);
+                    Ok(Err(e)) => row.error = Some(e.to_string()),
+                    Ok(Ok(clip)) => {
                         row.frames = clip.times.len();
                         row.tracks = clip.tracks.len();
                         row.looping = if clip.loop_blend_added {

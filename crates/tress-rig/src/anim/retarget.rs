@@ -54,7 +54,7 @@ impl Default for RetargetOptions {
 }
 
 /// Why a retarget cannot be set up.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RetargetError {
     /// The source file has no humanoid map, no `DEF-` bones and no hips by
     /// node name.
@@ -75,7 +75,22 @@ pub enum RetargetError {
         /// The clips the file has (unnamed ones as `clip0`, `clip1`, …).
         available: Vec<String>,
     },
+    /// The clip would need more than [`MAX_FRAMES`] frames: a few bytes
+    /// with a wild key time (a BVH `Frame Time: 100000`) must not keep a
+    /// loader busy for hours or take gigabytes.
+    TooLong {
+        /// The clip's name.
+        name: String,
+        /// Its length in seconds.
+        duration: f32,
+        /// The rate it would be sampled at.
+        fps: f32,
+    },
 }
+
+/// The most frames one retargeted clip may have: 36 minutes at 120 fps,
+/// 7.3 hours at 10 fps (about 230 MB of rotations for a full humanoid).
+pub const MAX_FRAMES: usize = 1 << 18;
 
 impl core::fmt::Display for RetargetError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -102,6 +117,14 @@ impl core::fmt::Display for RetargetError {
                     write!(f, "the file has: {}", available.join(", "))
                 }
             }
+            RetargetError::TooLong {
+                name,
+                duration,
+                fps,
+            } => write!(
+                f,
+                "clip `{name}` lasts {duration} s: at {fps} fps that is more than the {MAX_FRAMES} frames a clip may have (are its key times or frame time right?)"
+            ),
         }
     }
 }
@@ -481,12 +504,19 @@ impl<'a> Retargeter<'a> {
                     .map(|a| a.name.clone())
                     .collect(),
             })?;
-        Ok(self.retarget(clip, opts))
+        self.retarget(clip, opts)
     }
 
     /// Retargets one clip of the source onto the target.
-    #[must_use]
-    pub fn retarget(&self, clip: &Animation, opts: &RetargetOptions) -> Clip {
+    ///
+    /// # Errors
+    /// [`RetargetError::TooLong`] for a clip of more than [`MAX_FRAMES`]
+    /// frames at the rate it is sampled at.
+    pub fn retarget(
+        &self,
+        clip: &Animation,
+        opts: &RetargetOptions,
+    ) -> Result<Clip, RetargetError> {
         let duration = if clip.duration.is_finite() {
             clip.duration.max(0.0)
         } else {
@@ -505,7 +535,15 @@ impl<'a> Retargeter<'a> {
             fps
         };
         // Round to whole frames; a trailing partial frame lands on the end.
-        let steps = (duration * fps).ceil().max(0.0) as usize;
+        let steps = (duration * fps).ceil().max(0.0);
+        if steps >= MAX_FRAMES as f32 {
+            return Err(RetargetError::TooLong {
+                name: clip.name.clone(),
+                duration,
+                fps,
+            });
+        }
+        let steps = steps as usize;
         let times: Vec<f32> = (0..=steps)
             .map(|i| (i as f32 / fps).min(duration))
             .collect();
@@ -608,6 +646,6 @@ impl<'a> Retargeter<'a> {
         if let Some(blend) = opts.loop_blend {
             out.close_loop(blend);
         }
-        out
+        Ok(out)
     }
 }

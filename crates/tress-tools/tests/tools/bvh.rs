@@ -147,7 +147,7 @@ fn bvh_clips_retarget_like_the_gltf_clips() {
             let r = Retargeter::detect(s, avatar).unwrap();
             let name = &s.animations[0].name;
             let a = gl.retarget_named(name, &opts).unwrap();
-            let b = r.retarget(&s.animations[0], &opts);
+            let b = r.retarget(&s.animations[0], &opts).expect("retarget");
             assert_eq!(a.times.len(), b.times.len(), "{alabel} {slabel}");
             let mut worst = (0.0f32, "");
             for tb in &b.tracks {

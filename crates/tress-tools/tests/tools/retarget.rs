@@ -70,7 +70,7 @@ fn identity_retarget_reproduces_the_source() {
         .iter()
         .find(|a| a.name == "Dance_Loop")
         .expect("Dance_Loop");
-    let clip = r.retarget(anim, &plain());
+    let clip = r.retarget(anim, &plain()).expect("retarget");
     let frames = anim::checks::world_frames(&clip, &me);
     let mut local: Vec<Local> = Vec::new();
     let mut world = Vec::new();
@@ -137,7 +137,7 @@ fn a_pose_and_t_pose_sources_both_land_right() {
     let map = BoneMap::detect(&source).unwrap();
     let r = Retargeter::new(&source, &map, &target).unwrap();
     for (clip, want_deg) in [(&hold, -45.0f32), (&level, 0.0)] {
-        let out = r.retarget(clip, &plain());
+        let out = r.retarget(clip, &plain()).expect("retarget");
         let w = &anim::checks::world_frames(&out, &target)[0];
         for side in ["left", "right"] {
             let a = pos(w, h.bone(&format!("{side}UpperArm")).unwrap());
@@ -179,7 +179,7 @@ fn left_stays_left_and_forward_stays_forward() {
         .iter()
         .find(|a| a.name == "Walk_Loop")
         .unwrap();
-    let clip = r.retarget(anim, &plain());
+    let clip = r.retarget(anim, &plain()).expect("retarget");
     let frames = anim::checks::world_frames(&clip, &target);
     let mut local = Vec::new();
     let mut world = Vec::new();
@@ -449,14 +449,16 @@ fn spring_joints_never_get_tracks() {
         "{:?}",
         r.notes
     );
-    let clip = r.retarget(
-        &Animation {
-            name: "x".into(),
-            channels: vec![],
-            duration: 1.0,
-        },
-        &plain(),
-    );
+    let clip = r
+        .retarget(
+            &Animation {
+                name: "x".into(),
+                channels: vec![],
+                duration: 1.0,
+            },
+            &plain(),
+        )
+        .expect("retarget");
     assert!(clip.tracks.iter().all(|t| t.node != neck));
     assert_eq!(anim::checks::validate(&clip, &hairy).hair_tracks, 0);
     // And the validator notices a hair track when one is forced in.
@@ -527,4 +529,42 @@ fn retargeted_clips_round_trip_through_gltf() {
                 .abs_diff_eq(clip.hips_translation[i], 1e-5)
         );
     }
+}
+
+/// A clip whose key times make it days long (a BVH's `Frame Time: 100000`
+/// in a file of a few bytes, found beside the fuzz runs of 2026-12-02) is
+/// refused at once instead of sampling millions of frames; one just under
+/// the cap's length at the same rate still retargets.
+#[test]
+fn absurdly_long_clips_are_refused() {
+    let target = builtin();
+    let map = BoneMap::detect(&target).unwrap();
+    let r = Retargeter::new(&target, &map, &target).unwrap();
+    let clip = |duration| Animation {
+        name: "long".into(),
+        channels: vec![],
+        duration,
+    };
+    let at_10 = RetargetOptions {
+        fps: Some(10.0),
+        ..plain()
+    };
+    match r.retarget(&clip(100_000.0), &at_10) {
+        Err(RetargetError::TooLong {
+            name,
+            duration,
+            fps,
+        }) => {
+            assert_eq!((name.as_str(), duration, fps), ("long", 100_000.0, 10.0));
+        }
+        other => panic!("a 100000 s clip at 10 fps must be TooLong, got {other:?}"),
+    }
+    let err = r.retarget(&clip(f32::MAX), &at_10).unwrap_err().to_string();
+    assert!(
+        err.contains("`long`") && err.contains("262144 frames"),
+        "{err}"
+    );
+    // 26,000 s at 10 fps: 260,001 frames, under the cap of 262,144.
+    let ok = r.retarget(&clip(26_000.0), &at_10).expect("under the cap");
+    assert_eq!(ok.times.len(), 260_001);
 }
