@@ -135,6 +135,26 @@ impl Groom {
         }
     }
 
+    /// [`REFERENCE_SEGMENT`] over this groom's mean segment length when
+    /// resampled to `particles`, and 1 for segments as long or longer (or
+    /// an empty groom): the factor
+    /// [`stiffened_for_short_segments`](Self::stiffened_for_short_segments)
+    /// multiplies the stiffnesses by.
+    #[must_use]
+    pub fn short_segment_factor(&self, particles: usize) -> f32 {
+        let strands = self.strand_count().max(1) as f64;
+        let total: f64 = self
+            .strands()
+            .map(|s| f64::from(s.windows(2).map(|w| (w[1] - w[0]).length()).sum::<f32>()))
+            .sum();
+        let seg = (total / strands) as f32 / (particles.max(2) - 1) as f32;
+        if seg.is_nan() || seg <= 0.0 || seg >= REFERENCE_SEGMENT {
+            1.0
+        } else {
+            REFERENCE_SEGMENT / seg
+        }
+    }
+
     /// `params` with the shape stiffnesses raised for a groom whose
     /// segments (at `particles` per strand) are shorter than
     /// [`REFERENCE_SEGMENT`], so short fur stands as long hair holds its
@@ -152,17 +172,10 @@ impl Groom {
         params: tress_core::strand::StrandParams,
         particles: usize,
     ) -> tress_core::strand::StrandParams {
-        let strands = self.strand_count().max(1) as f64;
-        let total: f64 = self
-            .strands()
-            .map(|s| f64::from(s.windows(2).map(|w| (w[1] - w[0]).length()).sum::<f32>()))
-            .sum();
-        // The segment length after resampling to `particles`.
-        let seg = (total / strands) as f32 / (particles.max(2) - 1) as f32;
-        if seg.is_nan() || seg <= 0.0 || seg >= REFERENCE_SEGMENT {
+        let k = self.short_segment_factor(particles);
+        if k <= 1.0 {
             return params;
         }
-        let k = REFERENCE_SEGMENT / seg;
         tress_core::strand::StrandParams {
             local_stiffness: (params.local_stiffness * k).min(1.0),
             global_stiffness: (params.global_stiffness * k).min(1.0),
