@@ -6,6 +6,8 @@
 //!   and then the file name, from disk or from bytes the caller read
 //!   (`*_with_warnings` also list the degenerate strands skipped).
 //! - [`tfx`]: TressFX 3 and 4 binary reader.
+//! - [`tfxsim`]: TressFX `.tfxsim` settings and `.tfxproj` projects.
+//! - [`tfxbone`]: TressFX `.tfxbone` bone names and root weights.
 //! - [`obj`]: OBJ `l` polyline reader.
 //! - [`procedural`]: seeded strands draped over a head sphere.
 //! - [`resample`]: arc-length resampling.
@@ -22,6 +24,7 @@ pub mod procedural;
 pub mod resample;
 pub mod scene;
 pub mod tfx;
+pub mod tfxbone;
 pub mod tfxsim;
 
 pub use error::{GroomError, GroomWarning};

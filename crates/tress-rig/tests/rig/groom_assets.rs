@@ -252,3 +252,24 @@ fn the_ponytail_settings_and_project_read() {
         );
     }
 }
+
+#[test]
+fn the_ratboy_tfxbone_reads() {
+    use tress_rig::groom::tfxbone::load_tfxbone;
+    let Some(p) = asset("tressfx4-ratboy/Ratboy_mohawk.tfxbone") else {
+        return;
+    };
+    let t = load_tfxbone(p).unwrap();
+    // 105 bones, one weight set per mohawk strand (2,228), the file filled
+    // exactly (84,369 bytes); values as the file holds them.
+    assert_eq!((t.bones.len(), t.weights.len()), (105, 2228));
+    assert_eq!(t.bones[0], "frenchHornMonster_head_JNT");
+    assert_eq!(t.bones[104], "frenchHornMonster_R_Toe_End_JNT");
+    let [(b0, w0), (b1, w1), _, _] = t.weights[0];
+    assert_eq!((b0, b1), (76, 77));
+    assert!((w0 - 0.523_717_8).abs() < 1e-6 && (w1 - 0.476_282_2).abs() < 1e-6);
+    for (s, w) in t.weights.iter().enumerate() {
+        let sum: f32 = w.iter().map(|p| p.1).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "strand {s}: {w:?}");
+    }
+}

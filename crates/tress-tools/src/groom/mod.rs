@@ -178,6 +178,38 @@ fn read_part(
     })
 }
 
+/// What a TressFX groom's companions beside it hold that the solver does
+/// not use yet: `NAME.tfxbone` root weights (read and summarised) and
+/// `.tfxmesh` collision meshes (named, not read).
+fn skin_notes(path: &Path, notes: &mut Vec<String>) {
+    let bone = path.with_extension("tfxbone");
+    if bone.exists() {
+        match tress_rig::groom::tfxbone::load_tfxbone(&bone) {
+            Ok(t) => notes.push(format!(
+                "{}: {} bones, root weights for {} strands (read; roots are not skinned yet)",
+                file_name(&bone),
+                t.bones.len(),
+                t.weights.len()
+            )),
+            Err(e) => notes.push(format!("{}: {e}", file_name(&bone))),
+        }
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut meshes: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| has_ext(p, "tfxmesh"))
+        .map(|p| file_name(&p))
+        .collect();
+    meshes.sort();
+    for m in meshes {
+        notes.push(format!(
+            "{m}: TressFX collision mesh, not read (no mesh colliders)"
+        ));
+    }
+}
+
 /// Clearance kept between a shrunk sphere and the nearest groomed point (2 mm,
 /// the solver's default collision margin).
 const CLEARANCE: f32 = 0.002;
@@ -306,6 +338,7 @@ pub fn load(spec: &str, scale: Option<f32>) -> Result<LoadedGroom, String> {
             if let Some((pp, _)) = &listing {
                 notes.push(format!("project: {}", file_name(pp)));
             }
+            skin_notes(path, &mut notes);
             (
                 format,
                 vec![part],
