@@ -51,8 +51,9 @@ use clap::Parser as _;
 use tress_tools::avatar;
 
 use crate::cli::{
-    BvhArgs, Cli, Command, ExportArgs, FitArgs, FitCollidersArgs, GenerateAssetsArgs, InspectArgs,
-    MeasureArgs, RetargetArgs, UnfitArgs, ValidateAnimArgs,
+    BvhArgs, Cli, Command, ExportArgs, FitArgs, FitCollidersArgs, GenerateAssetsArgs, GroomCommand,
+    GroomInspectArgs, GroomMeasureArgs, InspectArgs, MeasureArgs, RetargetArgs, UnfitArgs,
+    ValidateAnimArgs,
 };
 use crate::progress::Progress;
 
@@ -731,6 +732,113 @@ fn generate_assets(args: &GenerateAssetsArgs) -> ExitCode {
     }
 }
 
+fn groom_inspect(args: &GroomInspectArgs) -> ExitCode {
+    match tress_tools::groom::load(&args.file, args.scale) {
+        Ok(g) => {
+            print!("{}", tress_tools::groom::inspect::report(&g));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn groom_measure(args: &GroomMeasureArgs) -> ExitCode {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 600.0) {
+        eprintln!(
+            "error: --seconds {}: must be above 0 and at most 600",
+            args.seconds
+        );
+        return ExitCode::FAILURE;
+    }
+    if !(0.01..=1.0).contains(&args.fraction) {
+        eprintln!(
+            "error: --fraction {}: must be within 0.01..=1",
+            args.fraction
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut groom = match tress_tools::groom::load(&args.file, args.scale) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for (name, v) in [
+        ("--global-stiffness", args.global_stiffness),
+        ("--global-range", args.global_range),
+        ("--local-stiffness", args.local_stiffness),
+    ] {
+        if v.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
+            eprintln!("error: {name} {}: must be within 0..=1", v.unwrap_or(0.0));
+            return ExitCode::FAILURE;
+        }
+    }
+    for p in &mut groom.parts {
+        p.params.global_stiffness = args.global_stiffness.unwrap_or(p.params.global_stiffness);
+        p.params.global_range = args.global_range.unwrap_or(p.params.global_range);
+        p.params.local_stiffness = args.local_stiffness.unwrap_or(p.params.local_stiffness);
+    }
+    let options = tress_tools::groom::quality::QualityOptions {
+        seconds: args.seconds,
+        head_turn: args.head_turn,
+        particles: args.particles.map(usize::from),
+        fraction: args.fraction,
+        ..Default::default()
+    };
+    let report = match tress_tools::groom::quality::measure(&groom, &options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.file);
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("groom: {} ({}, {})", groom.file, groom.format, groom.units);
+    print!(
+        "{}",
+        tress_tools::groom::quality::summary(&report, &options)
+    );
+    if let Some(png) = &args.plot {
+        let title = format!(
+            "{}: {} strands x {}",
+            groom.file, report.strands, report.particles
+        );
+        match tress_tools::groom::plot::plot_png(&report, &title, png) {
+            Ok(true) => println!("plot: {}", png.display()),
+            Ok(false) => println!(
+                "plot: {} (no TrueType font found for labels: drawn without text)",
+                png.display()
+            ),
+            Err(e) => {
+                eprintln!("error: drawing {}: {e}", png.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if let Some(out) = &args.json {
+        let doc = serde_json::json!({ "file": groom.file, "units": groom.units, "report": report });
+        if !write_json_or_report(out, &doc) {
+            return ExitCode::FAILURE;
+        }
+    }
+    let pass = if args.head_turn {
+        report.passes()
+    } else {
+        report.worst_mean_length <= 0.01
+            && report.worst_max_length <= 0.03
+            && report.worst_inside == 0
+    };
+    println!("{}", if pass { "PASS" } else { "FAIL" });
+    if pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn main() -> ExitCode {
     match &Cli::parse().command {
         Command::Inspect(a) => inspect(a),
@@ -743,5 +851,7 @@ fn main() -> ExitCode {
         Command::FitColliders(a) => fit_colliders(a),
         Command::Fit(a) => fit(a),
         Command::Unfit(a) => unfit(a),
+        Command::Groom(GroomCommand::Inspect(a)) => groom_inspect(a),
+        Command::Groom(GroomCommand::Measure(a)) => groom_measure(a),
     }
 }

@@ -3,6 +3,7 @@
 //! the game's pack once exported), `user://` and file-system paths.
 //!
 //! - [`read`]: a whole file as bytes, or why not in words;
+//! - [`exists`]: whether an optional file is there;
 //! - [`read_beside`]: a file named relative to another (a `.gltf`'s
 //!   external buffers), for `tress_vrm::load_bytes_with`;
 //! - [`load_model`]: a glTF/VRM/VRMA read by our loader, buffers and all;
@@ -36,6 +37,12 @@ pub(crate) fn read(path: &str) -> Result<PackedByteArray, String> {
         return Err(format!("read {} of its {len} bytes", bytes.len()));
     }
     Ok(bytes)
+}
+
+/// Whether a file exists at `path` (any path `FileAccess` opens), for
+/// optional companions such as a groom's `.tfxsim`.
+pub(crate) fn exists(path: &str) -> bool {
+    FileAccess::file_exists(path)
 }
 
 /// Reads `rel` (a `.gltf` buffer's decoded `uri`) from the folder of `file`;

@@ -41,16 +41,50 @@ pub struct TressStrandHair {
     simulate_in_editor: bool,
     /// A setting the groom is built from changed: reload at the next frame.
     reload_pending: bool,
-    /// The groom point that coincides with the attachment's origin.
+    /// The groom point that coincides with the attachment's origin, in the
+    /// groom file's own units.
     #[export]
     groom_origin: Vector3,
+    /// Metres per groom file unit; 0 detects it from the groom's size
+    /// (largest extent 5..500 units is centimetres, more millimetres,
+    /// less metres). Changing it reloads the groom.
+    #[export(range = (0.0, 10.0, or_greater))]
+    #[var(set = set_unit_scale)]
+    unit_scale: f32,
+    /// The groom's TressFX settings (`.tfxsim`); empty takes `NAME.tfxsim`
+    /// beside the groom file when there is one. Its values replace
+    /// `damping`, `global_stiffness`, `global_range` and `local_stiffness`
+    /// when the groom loads.
+    #[export(file = "*.tfxsim")]
+    #[var(set = set_settings_path)]
+    settings_path: GString,
+    /// Read the groom's `.tfxsim` when it loads (off: the node's own values).
+    #[export]
+    #[init(val = true)]
+    use_groom_settings: bool,
+    /// TressFX `localShapeMatchingIterations` the `.tfxsim` local stiffness
+    /// is quoted for (the ponytail project's 3; TressFX's default 1).
+    #[export(range = (1.0, 16.0))]
+    #[init(val = 1)]
+    settings_local_iterations: i32,
+    /// Raise the shape stiffness for segments shorter than the 12 mm the
+    /// defaults are tuned on, so short fur stands (not with a `.tfxsim`).
+    #[export]
+    #[init(val = true)]
+    stiffen_short_strands: bool,
+    /// What the last load used: the settings file, or empty.
+    applied_settings: GString,
+    /// Metres per unit the last load used.
+    applied_scale: f32,
+    /// Stiffness factor for short segments from the last load (1 = none).
+    short_segment_factor: f32,
     /// Node3D the roots are carried by; empty means the parent.
     #[export]
     attach_to: NodePath,
-    /// Particles per strand after resampling (4..64).
-    #[export(range = (4.0, 64.0))]
+    /// Particles per strand: 0 keeps the groom's own point count (clamped
+    /// to 4..64), 4..64 resamples every strand by arc length.
+    #[export(range = (0.0, 64.0))]
     #[var(set = set_particles)]
-    #[init(val = 16)]
     particles: i32,
     /// Fraction of the groom's strands simulated and drawn (level of detail).
     #[export(range = (0.01, 1.0))]
@@ -69,6 +103,10 @@ pub struct TressStrandHair {
     #[export(range = (0.0, 1.0))]
     #[init(val = 0.1)]
     global_stiffness: f32,
+    /// Fraction of the strand, from the root, under global shape.
+    #[export(range = (0.0, 1.0))]
+    #[init(val = 0.35)]
+    global_range: f32,
     /// Fraction of each segment's shape error removed per 1/60 s.
     #[export(range = (0.0, 1.0))]
     #[init(val = 0.6)]
@@ -197,7 +235,23 @@ impl TressStrandHair {
                 return false;
             }
         };
-        let m = self.particles.clamp(4, 64) as usize;
+        let own = groom.own_particles().unwrap_or(16);
+        let m = if self.particles <= 0 {
+            own
+        } else {
+            self.particles.clamp(4, 64) as usize
+        };
+        let scale = if self.unit_scale > 0.0 && self.unit_scale.is_finite() {
+            self.unit_scale
+        } else {
+            groom.guess_units().scale()
+        };
+        let origin = vec3(self.groom_origin);
+        let groom = groom.transformed(1.0, tress_core::math::Quat::IDENTITY, -origin);
+        let groom = groom.transformed(scale, tress_core::math::Quat::IDENTITY, Vec3::ZERO);
+        self.applied_scale = scale;
+        self.apply_groom_settings(&file);
+        self.short_segment_factor = groom.short_segment_factor(m);
         // Neighbours on the scalp become neighbours in the solver's chunks
         // (faster collision culling); the level-of-detail subset below still
         // spreads evenly along that order.
@@ -210,8 +264,7 @@ impl TressStrandHair {
         };
         let groom = groom.subset(self.strand_fraction);
         let keep = groom.strand_count();
-        let origin = vec3(self.groom_origin);
-        let pts: Vec<Vec3> = groom.points().iter().map(|p| *p - origin).collect();
+        let pts: Vec<Vec3> = groom.points().to_vec();
         let pose = self.attachment_pose().unwrap_or(Pose::IDENTITY);
         let sim = match StrandSim::from_points(m, &pts, self.params(), Schedule::FIXED_120, pose) {
             Ok(mut s) => {
@@ -239,6 +292,41 @@ impl TressStrandHair {
     pub fn set_groom_path(&mut self, path: GString) {
         self.groom_path = path;
         self.reload_pending = true;
+    }
+
+    /// Sets the metres per groom unit, 0 to detect (the groom reloads at
+    /// the next frame).
+    #[func]
+    pub fn set_unit_scale(&mut self, scale: f32) {
+        self.unit_scale = scale;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Sets the `.tfxsim` file (read when the groom reloads, at the next frame).
+    #[func]
+    pub fn set_settings_path(&mut self, path: GString) {
+        self.settings_path = path;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Metres per groom unit the loaded groom uses (detected or set).
+    #[func]
+    pub fn get_applied_unit_scale(&self) -> f32 {
+        self.applied_scale
+    }
+
+    /// The `.tfxsim` the loaded groom's settings came from, or empty.
+    #[func]
+    pub fn get_applied_settings(&self) -> GString {
+        self.applied_settings.clone()
+    }
+
+    /// Particles per strand simulated now (0 before a groom loads).
+    #[func]
+    pub fn get_particles_per_strand(&self) -> i32 {
+        self.sim
+            .as_ref()
+            .map_or(0, |s| s.layout().particles() as i32)
     }
 
     /// Sets the particles per strand (the groom reloads at the next frame).
@@ -380,6 +468,56 @@ impl TressStrandHair {
         }
     }
 
+    /// Reads the groom's `.tfxsim` (the set one, else `NAME.tfxsim` beside
+    /// `groom_file`) into the node's shape and damping values. A missing
+    /// file beside the groom is normal; a set file that cannot be read or
+    /// parsed is an error naming it, and the node's own values stay.
+    fn apply_groom_settings(&mut self, groom_file: &str) {
+        self.applied_settings = GString::new();
+        if !self.use_groom_settings {
+            return;
+        }
+        let (path, explicit) = if self.settings_path.is_empty() {
+            (tress_rig::groom::tfxsim::sibling_tfxsim(groom_file), false)
+        } else {
+            (self.settings_path.to_string(), true)
+        };
+        if !explicit && !crate::files::exists(&path) {
+            return;
+        }
+        let sim = crate::files::read(&path).and_then(|b| {
+            tress_rig::groom::tfxsim::read_tfxsim(b.as_slice()).map_err(|e| e.to_string())
+        });
+        let sim = match sim {
+            Ok(s) => s,
+            Err(e) => {
+                godot_error!(
+                    "TressStrandHair: cannot use settings '{path}': {e}; keeping the node's values"
+                );
+                return;
+            }
+        };
+        for (line, key) in &sim.ignored {
+            godot_warn!("TressStrandHair: '{path}' line {line}: `{key}` is not used");
+        }
+        let iterations = self.settings_local_iterations.clamp(1, 16) as u32;
+        let p = sim.apply(
+            StrandParams {
+                damping: self.damping,
+                global_stiffness: self.global_stiffness,
+                global_range: self.global_range,
+                local_stiffness: self.local_stiffness,
+                ..StrandParams::default()
+            },
+            iterations,
+        );
+        self.damping = p.damping;
+        self.global_stiffness = p.global_stiffness;
+        self.global_range = p.global_range;
+        self.local_stiffness = p.local_stiffness;
+        self.applied_settings = GString::from(path.as_str());
+    }
+
     fn params(&self) -> StrandParams {
         let mut p = if self.shape_constraints {
             StrandParams::default()
@@ -387,8 +525,16 @@ impl TressStrandHair {
             StrandParams::baseline()
         };
         if self.shape_constraints {
-            p.global_stiffness = self.global_stiffness.clamp(0.0, 1.0);
-            p.local_stiffness = self.local_stiffness.clamp(0.0, 1.0);
+            // A groom's own settings are taken as they are; our defaults
+            // are stiffened for short segments.
+            let k = if self.stiffen_short_strands && self.applied_settings.is_empty() {
+                self.short_segment_factor.max(1.0)
+            } else {
+                1.0
+            };
+            p.global_stiffness = (self.global_stiffness * k).clamp(0.0, 1.0);
+            p.local_stiffness = (self.local_stiffness * k).clamp(0.0, 1.0);
+            p.global_range = self.global_range.clamp(0.0, 1.0);
         }
         p.damping = self.damping.max(0.0);
         p.gravity = vec3(self.gravity);

@@ -57,6 +57,13 @@ pub enum GroomError {
     /// The file is of another kind (a glTF, a BVH, a Godot scene…): what
     /// it is and what to use instead.
     WrongFormat(String),
+    /// Skinning data (`.tfxbone`) that contradicts itself: what, at which byte.
+    Skin {
+        /// Byte offset of the value.
+        at: u64,
+        /// What was wrong.
+        message: String,
+    },
     /// Every strand in the file is degenerate; the first one's reason.
     AllDegenerate {
         /// Strands in the file.
@@ -124,6 +131,7 @@ impl fmt::Display for GroomError {
                 "header counts ({strands} strands × {vertices} vertices) need {expected} bytes of positions from byte {offset}, found {found} (to {until})"
             ),
             Self::WrongFormat(advice) => f.write_str(advice),
+            Self::Skin { at, message } => write!(f, "tfxbone byte {at}: {message}"),
             Self::AllDegenerate { strands, first } => write!(
                 f,
                 "all {strands} strands are degenerate, none left to simulate (first: {first})"

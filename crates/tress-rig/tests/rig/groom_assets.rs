@@ -171,3 +171,105 @@ fn corrupt_tfx_files_are_errors() {
         let _ = read_tfx(&v[..cut]);
     }
 }
+
+#[test]
+fn every_shared_groom_reads_at_its_authored_scale_and_particle_count() {
+    use tress_rig::groom::{UnitGuess, load_any};
+    // (file, units, own particles): the ponytail is in centimetres (its
+    // project's head spheres are 24-27 units across), the rest in metres.
+    #[rustfmt::skip]
+    let cases = [
+        ("tressfx3-ponytail/front_top.tfx", UnitGuess::Centimetres, 16),
+        ("tressfx3-ponytail/side.tfx", UnitGuess::Centimetres, 16),
+        ("tressfx3-ponytail/back.tfx", UnitGuess::Centimetres, 16),
+        ("tressfx3-ponytail/tail.tfx", UnitGuess::Centimetres, 16),
+        ("tressfx4-ratboy/Ratboy_mohawk.tfx", UnitGuess::Metres, 32),
+        ("vhair-obj-grooms/Hair_Cap_8verts_475Strands.obj", UnitGuess::Metres, 8),
+        ("vhair-obj-grooms/Hair_Fringe_8verts_300Strands.obj", UnitGuess::Metres, 8),
+        ("vhair-obj-grooms/Hair_Ponytail_8verts_400Strands.obj", UnitGuess::Metres, 8),
+        ("vhair-obj-grooms/1k_8Strand.obj", UnitGuess::Metres, 8),
+        ("vhair-obj-grooms/1k_16Strand.obj", UnitGuess::Metres, 16),
+        ("vhair-obj-grooms/Hair.obj", UnitGuess::Metres, 32),
+    ];
+    for (rel, units, particles) in cases {
+        let Some(p) = asset(rel) else {
+            return;
+        };
+        let g = load_any(&p).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert_eq!(g.guess_units(), units, "{rel}");
+        assert_eq!(g.own_particles(), Some(particles), "{rel}");
+        // At that scale every groom is head-sized: under 1.5 m across.
+        let (lo, hi) = g
+            .transformed(units.scale(), Quat::IDENTITY, Vec3::ZERO)
+            .bounds()
+            .unwrap();
+        assert!((hi - lo).max_element() < 1.5, "{rel}: {:?}", hi - lo);
+    }
+}
+
+#[test]
+fn the_ponytail_settings_and_project_read() {
+    use tress_rig::groom::tfxsim::{load_tfxsim, read_tfxproj};
+    let Some(proj) = asset("tressfx3-ponytail/ponytail.tfxproj") else {
+        return;
+    };
+    let p = read_tfxproj(&std::fs::read(&proj).unwrap()).unwrap();
+    assert_eq!(p.parts.len(), 4);
+    assert_eq!(
+        (p.local_iterations, p.length_iterations),
+        (Some(3), Some(3))
+    );
+    assert_eq!(p.spheres.len(), 3);
+    // (part, local, global, range) as the shipped files give them; damping
+    // is 0.1 in all four.
+    for (part, local, global, range) in [
+        ("front_top", 0.5, 0.2, 0.2),
+        ("side", 0.5, 0.2, 0.2),
+        ("back", 0.6, 0.2, 0.4),
+        ("tail", 0.3, 0.1, 0.3),
+    ] {
+        let (tfx, sim) = p
+            .parts
+            .iter()
+            .find(|(f, _)| f == &format!("{part}.tfx"))
+            .unwrap_or_else(|| panic!("{part} not in the project"));
+        assert_eq!(
+            sim.as_deref(),
+            Some(format!("{part}.tfxsim").as_str()),
+            "{tfx}"
+        );
+        let s = load_tfxsim(proj.with_file_name(sim.as_ref().unwrap())).unwrap();
+        assert!(s.ignored.is_empty(), "{part}: {:?}", s.ignored);
+        assert_eq!(
+            (
+                s.damping,
+                s.local_stiffness,
+                s.global_stiffness,
+                s.global_range
+            ),
+            (Some(0.1), Some(local), Some(global), Some(range)),
+            "{part}"
+        );
+    }
+}
+
+#[test]
+fn the_ratboy_tfxbone_reads() {
+    use tress_rig::groom::tfxbone::load_tfxbone;
+    let Some(p) = asset("tressfx4-ratboy/Ratboy_mohawk.tfxbone") else {
+        return;
+    };
+    let t = load_tfxbone(p).unwrap();
+    // 105 bones, one weight set per mohawk strand (2,228), the file filled
+    // exactly (84,369 bytes); values as the file holds them.
+    assert_eq!((t.bones.len(), t.weights.len()), (105, 2228));
+    assert_eq!(t.bones[0], "frenchHornMonster_head_JNT");
+    assert_eq!(t.bones[104], "frenchHornMonster_R_Toe_End_JNT");
+    let [(b0, w0), (b1, w1), _, _] = t.weights[0];
+    assert_eq!((b0, b1), (76, 77));
+    assert!((w0 - 0.523_717_8).abs() < 1e-6 && (w1 - 0.476_282_2).abs() < 1e-6);
+    for (s, w) in t.weights.iter().enumerate() {
+        let sum: f32 = w.iter().map(|p| p.1).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "strand {s}: {w:?}");
+    }
+}

@@ -23,7 +23,7 @@ const FONTS: [&str; 6] = [
 ];
 
 /// Registers a system font for plotters' text once; whether one was found.
-fn font() -> bool {
+pub(crate) fn font() -> bool {
     static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *FOUND.get_or_init(|| {
         FONTS.iter().any(|p| {
