@@ -86,6 +86,23 @@ fn write_json_or_report(out: &std::path::Path, doc: &serde_json::Value) -> bool 
     written
 }
 
+/// Says where a plot went (and that it has no labels when no font was
+/// found); false, with the error printed, when it could not be drawn.
+fn plot_drawn(drawn: Result<bool, String>, png: &Path) -> bool {
+    match drawn {
+        Ok(true) => println!("plot: {}", png.display()),
+        Ok(false) => println!(
+            "plot: {} (no TrueType font found for labels: drawn without text)",
+            png.display()
+        ),
+        Err(e) => {
+            eprintln!("error: drawing {}: {e}", png.display());
+            return false;
+        }
+    }
+    true
+}
+
 fn label(path: &Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
@@ -495,16 +512,11 @@ fn measure(args: &MeasureArgs) -> ExitCode {
     print!("{}", tress_tools::measure::report::summary(&report));
     if let Some(png) = &args.plot {
         let title = format!("{file}: {} solver", report.solver);
-        match tress_tools::measure::plot::plot_png(&report, &title, png) {
-            Ok(true) => println!("plot: {}", png.display()),
-            Ok(false) => println!(
-                "plot: {} (no TrueType font found for labels: drawn without text)",
-                png.display()
-            ),
-            Err(e) => {
-                eprintln!("error: drawing {}: {e}", png.display());
-                return ExitCode::FAILURE;
-            }
+        if !plot_drawn(
+            tress_tools::measure::plot::plot_png(&report, &title, png),
+            png,
+        ) {
+            return ExitCode::FAILURE;
         }
     }
     let mut doc = crate::report::measure::json(&file, &report);
@@ -806,16 +818,11 @@ fn groom_measure(args: &GroomMeasureArgs) -> ExitCode {
             "{}: {} strands x {}",
             groom.file, report.strands, report.particles
         );
-        match tress_tools::groom::plot::plot_png(&report, &title, png) {
-            Ok(true) => println!("plot: {}", png.display()),
-            Ok(false) => println!(
-                "plot: {} (no TrueType font found for labels: drawn without text)",
-                png.display()
-            ),
-            Err(e) => {
-                eprintln!("error: drawing {}: {e}", png.display());
-                return ExitCode::FAILURE;
-            }
+        if !plot_drawn(
+            tress_tools::groom::plot::plot_png(&report, &title, png),
+            png,
+        ) {
+            return ExitCode::FAILURE;
         }
     }
     if let Some(out) = &args.json {

@@ -63,16 +63,8 @@ fn panel(
 /// # Errors
 /// A message when the file cannot be drawn or written.
 pub fn plot_png(r: &QualityReport, title: &str, path: &Path) -> Result<bool, String> {
-    let labels = crate::measure::plot::font();
     let err = |e: &dyn core::fmt::Display| e.to_string();
-    let root = BitMapBackend::new(path, (1200, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = if labels {
-        root.titled(title, ("sans-serif", 22))
-            .map_err(|e| err(&e))?
-    } else {
-        root
-    };
+    let (root, labels) = crate::measure::plot::canvas(path, title)?;
     let (left, right) = root.split_horizontally(600);
     panel(
         &left,

@@ -36,13 +36,12 @@ pub(crate) fn font() -> bool {
     })
 }
 
-/// Draws the first run's stretch histogram (edges per bin of the largest
-/// stretch each hair edge reached) and every chain tip's path seen from
-/// above (x, z) into a 1200×600 PNG. Returns whether labels were drawn.
-///
-/// # Errors
-/// A message when the file cannot be drawn or written.
-pub fn plot_png(report: &Report, title: &str, path: &Path) -> Result<bool, String> {
+/// A white 1200×600 PNG canvas at `path`, titled when a font was found;
+/// whether it was (both plots share it).
+pub(crate) fn canvas<'a>(
+    path: &'a Path,
+    title: &str,
+) -> Result<(DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>, bool), String> {
     let labels = font();
     let err = |e: &dyn core::fmt::Display| e.to_string();
     let root = BitMapBackend::new(path, (1200, 600)).into_drawing_area();
@@ -53,6 +52,18 @@ pub fn plot_png(report: &Report, title: &str, path: &Path) -> Result<bool, Strin
     } else {
         root
     };
+    Ok((root, labels))
+}
+
+/// Draws the first run's stretch histogram (edges per bin of the largest
+/// stretch each hair edge reached) and every chain tip's path seen from
+/// above (x, z) into a 1200×600 PNG. Returns whether labels were drawn.
+///
+/// # Errors
+/// A message when the file cannot be drawn or written.
+pub fn plot_png(report: &Report, title: &str, path: &Path) -> Result<bool, String> {
+    let err = |e: &dyn core::fmt::Display| e.to_string();
+    let (root, labels) = canvas(path, title)?;
     let (left, right) = root.split_horizontally(600);
 
     let bins = report
