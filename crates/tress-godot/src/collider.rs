@@ -50,7 +50,7 @@ pub struct TressCollider3D {
 /// frame instead of reading every collider's properties.
 static EDITS: AtomicU32 = AtomicU32::new(0);
 
-/// The current value of the collider edit count (see [`EDITS`]).
+/// The current value of the collider edit count (see `EDITS`).
 pub fn edit_count() -> u32 {
     EDITS.load(Ordering::Relaxed)
 }
