@@ -59,6 +59,19 @@ fn edited() {
     EDITS.fetch_add(1, Ordering::Relaxed);
 }
 
+/// Every `TressCollider3D` below `root`, in tree order, owned or not (a
+/// collider added by a script has no owner).
+pub fn colliders_under(root: &Gd<Node>) -> Vec<Gd<TressCollider3D>> {
+    root.find_children_ex("*")
+        .type_("TressCollider3D")
+        .recursive(true)
+        .owned(false)
+        .done()
+        .iter_shared()
+        .filter_map(|n| n.try_cast::<TressCollider3D>().ok())
+        .collect()
+}
+
 #[godot_api]
 impl INode3D for TressCollider3D {
     fn on_notification(&mut self, what: Node3DNotification) {

@@ -102,13 +102,8 @@ fn colliders(
     skel: &Gd<Skeleton3D>,
     who: &str,
 ) -> (Vec<Gd<TressCollider3D>>, Renamed) {
-    let mut taken: Vec<String> = skel
-        .find_children_ex("*")
-        .type_("TressCollider3D")
-        .recursive(true)
-        .owned(false)
-        .done()
-        .iter_shared()
+    let mut taken: Vec<String> = crate::collider::colliders_under(&skel.clone().upcast())
+        .iter()
         .map(|n| n.get_name().to_string())
         .collect();
     let mut renamed = Vec::new();

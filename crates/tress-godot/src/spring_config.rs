@@ -21,7 +21,6 @@ use tress_vrm::model::{
     Avatar, Collider, ColliderGroup, ColliderShape, Node, SpringChain, SpringJoint, SpringSystem,
 };
 
-use crate::collider::TressCollider3D;
 use crate::convert::{vec3, vector3};
 use crate::spring_hair::TressSpringHair;
 
@@ -501,17 +500,7 @@ pub fn configure(hair: &mut TressSpringHair, cfg: &Gd<TressSpringConfig>) -> boo
     let scene = hair.base().get_owner();
     let mut found = Vec::new();
     for root in core::iter::once(skel.clone().upcast::<GdNode>()).chain(scene.clone()) {
-        for node in root
-            .find_children_ex("*")
-            .type_("TressCollider3D")
-            .recursive(true)
-            .owned(false)
-            .done()
-            .iter_shared()
-        {
-            let Ok(c) = node.try_cast::<TressCollider3D>() else {
-                continue;
-            };
+        for c in crate::collider::colliders_under(&root) {
             let b = c.bind();
             found.push(NodeCollider {
                 name: c.get_name().to_string(),

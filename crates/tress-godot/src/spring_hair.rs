@@ -911,15 +911,7 @@ impl TressSpringHair {
         let Some(skel) = self.parent_skeleton() else {
             return false;
         };
-        let colliders: Vec<Gd<TressCollider3D>> = skel
-            .find_children_ex("*")
-            .type_("TressCollider3D")
-            .recursive(true)
-            .owned(false)
-            .done()
-            .iter_shared()
-            .filter_map(|n| n.try_cast::<TressCollider3D>().ok())
-            .collect();
+        let colliders = crate::collider::colliders_under(&skel.clone().upcast());
         let params = HandParams {
             stiffness: self.stiffness,
             drag: self.drag,
