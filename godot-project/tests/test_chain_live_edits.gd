@@ -11,15 +11,6 @@ const TestUtil = preload("res://tests/util.gd")
 
 var _frame := 0
 
-func _turn(scenes: Array, tree: SceneTree, frames: int) -> void:
-	for f in frames:
-		_frame += 1
-		var q := Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * _frame / 40.0))
-		for s: Node3D in scenes:
-			var skel: Skeleton3D = s.get_node("Skeleton")
-			skel.set_bone_pose_rotation(skel.find_bone("Head"), q)
-		await tree.process_frame
-
 func _hair(s: Node3D) -> TressSpringHair:
 	return s.get_node("Skeleton/Hair")
 
@@ -37,7 +28,7 @@ func run(tree: SceneTree) -> String:
 		for c: TressSpringChain in _hair(s).chains:
 			own.append(c.duplicate())
 		_hair(s).chains = own
-	await _turn([a, b], tree, 15)
+	_frame = await TestUtil.swing_heads(tree, [a, b], _frame, 15)
 	var before := _hair(b).get_joint_tail(1, 2)
 	if before.distance_to(_hair(a).get_joint_tail(1, 2)) > 1e-6:
 		return "the two copies differ before the edit"
@@ -48,7 +39,7 @@ func run(tree: SceneTree) -> String:
 		return "refresh_chains() missed the new stiffness"
 	if _hair(b).get_joint_tail(1, 2).distance_to(before) > 1e-6:
 		return "the stiffness edit moved the tip at once: a reset?"
-	await _turn([a, b], tree, 1)
+	_frame = await TestUtil.swing_heads(tree, [a, b], _frame, 1)
 	var skel: Skeleton3D = a.get_node("Skeleton")
 	var q := skel.get_bone_pose_rotation(skel.find_bone("Head"))
 	var rigid := Vector3(0, 1.6, 0) + q * Vector3(-0.1, -0.24, 0.1)
@@ -56,7 +47,7 @@ func run(tree: SceneTree) -> String:
 	var lag_b := _hair(b).get_joint_tail(1, 2).distance_to(rigid)
 	if lag_a > 0.01 and lag_b < 0.2 * lag_a:
 		return "the stiffness edit reset the swing (tip %.4f m off the rigid pose, %.4f m without the edit)" % [lag_b, lag_a]
-	await _turn([a, b], tree, 20)
+	_frame = await TestUtil.swing_heads(tree, [a, b], _frame, 20)
 	var apart := _hair(b).get_joint_tail(1, 2).distance_to(_hair(a).get_joint_tail(1, 2))
 	if apart < 1e-4:
 		return "the stiffness edit changed nothing (tips %.6f m apart)" % apart

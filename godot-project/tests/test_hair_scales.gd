@@ -7,13 +7,9 @@ extends RefCounted
 const TestUtil = preload("res://tests/util.gd")
 
 func run(tree: SceneTree) -> String:
-	var pair: Array[TressAvatar] = []
-	for i in 2:
-		var a := TressAvatar.new()
-		tree.root.add_child(a)
-		if not a.load_vrm(TestUtil.repo_path("assets/tress_avatar.vrm")):
-			return "could not load the built-in avatar"
-		pair.append(a)
+	var pair := TestUtil.builtin_avatars(tree, 2)
+	if pair.is_empty():
+		return "could not load the built-in avatar"
 	var hair_a := pair[0].get_hair_node()
 	var hair_b := pair[1].get_hair_node()
 	if hair_a.stiffness_scale != 1.0 or hair_a.drag_scale != 1.0 or hair_a.gravity_scale != 1.0:

@@ -24,15 +24,6 @@ const EDITS := [
 
 var _frame := 0
 
-func _turn(scenes: Array, tree: SceneTree, frames: int) -> void:
-	for f in frames:
-		_frame += 1
-		var q := Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * _frame / 40.0))
-		for s: Node3D in scenes:
-			var skel: Skeleton3D = s.get_node("Skeleton")
-			skel.set_bone_pose_rotation(skel.find_bone("Head"), q)
-		await tree.process_frame
-
 func _tip(s: Node3D) -> Vector3:
 	return (s.get_node("Skeleton/Hair") as TressSpringHair).get_joint_tail(0, 2)
 
@@ -44,7 +35,7 @@ func run(tree: SceneTree) -> String:
 		tree.root.add_child(a)
 		tree.root.add_child(b)
 		_frame = 0
-		await _turn([a, b], tree, 15)
+		_frame = await TestUtil.swing_heads(tree, [a, b], _frame, 15)
 		var parts := (edit[0] as String).split(":")
 		var before := _tip(b)
 		if before.distance_to(_tip(a)) > 1e-6:
@@ -55,7 +46,7 @@ func run(tree: SceneTree) -> String:
 		# Nor a frame later (a rebuild waits for the next update): a chain
 		# restarted at rest would sit on the pose the head carries rigidly,
 		# while A still lags it.
-		await _turn([a, b], tree, 1)
+		_frame = await TestUtil.swing_heads(tree, [a, b], _frame, 1)
 		var skel: Skeleton3D = a.get_node("Skeleton")
 		var q := skel.get_bone_pose_rotation(skel.find_bone("Head"))
 		var rigid := Vector3(0, 1.6, 0) + q * Vector3(0, -0.24, 0.12)
@@ -63,7 +54,7 @@ func run(tree: SceneTree) -> String:
 		var lag_b := _tip(b).distance_to(rigid)
 		if lag_a > 0.01 and lag_b < 0.2 * lag_a:
 			return "setting %s reset the swing (tip %.4f m off the rigid pose, %.4f m without the edit)" % [edit[0], lag_b, lag_a]
-		await _turn([a, b], tree, 20)
+		_frame = await TestUtil.swing_heads(tree, [a, b], _frame, 20)
 		var apart := _tip(b).distance_to(_tip(a))
 		if apart < 1e-4:
 			return "setting %s changed nothing (tips %.6f m apart)" % [edit[0], apart]

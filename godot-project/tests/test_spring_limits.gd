@@ -14,13 +14,9 @@ const CONE_DEG := 6.0
 const TOLERANCE_DEG := 0.05
 
 func run(tree: SceneTree) -> String:
-	var pair: Array[TressAvatar] = []
-	for i in 2:
-		var a := TressAvatar.new()
-		tree.root.add_child(a)
-		if not a.load_vrm(TestUtil.repo_path("assets/tress_avatar.vrm")):
-			return "could not load the built-in avatar"
-		pair.append(a)
+	var pair := TestUtil.builtin_avatars(tree, 2)
+	if pair.is_empty():
+		return "could not load the built-in avatar"
 	var free := pair[0].get_hair_node()
 	var limited := pair[1].get_hair_node()
 	var chain := -1

@@ -10,6 +10,32 @@ static func frames(tree: SceneTree, n: int) -> void:
 	for i in n:
 		await tree.process_frame
 
+## Swings the Head bone of every scene's "Skeleton" for `frames` frames,
+## ±60° of yaw over 80 frames, counting on from frame `first`; returns the
+## last frame's number (the live-edit tests carry it from call to call).
+static func swing_heads(tree: SceneTree, scenes: Array, first: int, frames: int) -> int:
+	var f := first
+	for i in frames:
+		f += 1
+		var q := Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * f / 40.0))
+		for s: Node3D in scenes:
+			var skel: Skeleton3D = s.get_node("Skeleton")
+			skel.set_bone_pose_rotation(skel.find_bone("Head"), q)
+		await tree.process_frame
+	return f
+
+## `n` TressAvatars of the built-in avatar, added to the tree; empty when
+## one does not load.
+static func builtin_avatars(tree: SceneTree, n: int) -> Array[TressAvatar]:
+	var out: Array[TressAvatar] = []
+	for i in n:
+		var a := TressAvatar.new()
+		tree.root.add_child(a)
+		if not a.load_vrm(repo_path("assets/tress_avatar.vrm")):
+			return []
+		out.append(a)
+	return out
+
 ## Adds the demo scene to the tree and waits until it has loaded its first
 ## model, clip and split view (demo.gd sets `started`); null after 120
 ## frames without.
