@@ -369,9 +369,7 @@ pub fn rest_avatar(cfg: &TressSpringConfig) -> Result<Avatar, String> {
         }
     }
     let roots = (0..n).filter(|&i| nodes[i].parent.is_none()).collect();
-    Ok(Avatar {
-        ..Avatar::skeleton_only(nodes, roots)
-    })
+    Ok(Avatar::skeleton_only(nodes, roots))
 }
 
 /// The avatar [`TressSpringConfig`] describes, with `found` the collider

@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 use tress_rig::spring_rig::{RigOptions, SpringRig};
 use tress_tools::avatar::hair::ponytail_path;
 use tress_tools::fit::{self, FitOptions, geodesic::Graph, weld::weld};
-use tress_vrm::model::{Avatar, Format, Humanoid, Mesh, Node, Primitive, SpringSystem};
+use tress_vrm::model::{Avatar, Format, Humanoid, Mesh, Node, Primitive};
 
 fn asset_bytes() -> Vec<u8> {
     let p = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
@@ -505,27 +505,20 @@ fn tube_avatar(prim: Primitive) -> Avatar {
         skin: None,
     };
     Avatar {
-        format: Format::Gltf,
-        nodes: vec![
-            node("Head", None, vec![1], Vec3::Y, None),
-            node("Tube", Some(0), vec![], Vec3::ZERO, Some(0)),
-        ],
-        roots: vec![0],
         meshes: vec![Mesh {
             name: "Tube".into(),
             primitives: vec![prim],
         }],
-        skins: Vec::new(),
-        materials: Vec::new(),
         humanoid: Some(Humanoid {
             bones: BTreeMap::from([(String::from("head"), 0)]),
         }),
-        meta: None,
-        springs: SpringSystem::default(),
-        constraints: Vec::new(),
-        constraint_order: Vec::new(),
-        animations: Vec::new(),
-        warnings: Vec::new(),
+        ..Avatar::skeleton_only(
+            vec![
+                node("Head", None, vec![1], Vec3::Y, None),
+                node("Tube", Some(0), vec![], Vec3::ZERO, Some(0)),
+            ],
+            vec![0],
+        )
     }
 }
 

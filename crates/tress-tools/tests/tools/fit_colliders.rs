@@ -11,8 +11,8 @@ use tress_core::math::ops;
 use tress_rig::fit_colliders::{ColliderFitOptions, ContactChoice, apply, fit_colliders, fitted};
 use tress_tools::measure::{Feed, MeasureOptions, Report, measure, report};
 use tress_vrm::{
-    Avatar, Collider, ColliderGroup, ColliderShape, Format, Humanoid, Mesh, Primitive, Skin,
-    SpringChain, SpringJoint, SpringSystem,
+    Avatar, Collider, ColliderGroup, ColliderShape, Humanoid, Mesh, Primitive, Skin, SpringChain,
+    SpringJoint, SpringSystem,
 };
 
 /// Cylinder radius, metres.
@@ -116,9 +116,6 @@ fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
         ]),
     };
     let mut a = Avatar {
-        format: Format::Gltf,
-        nodes,
-        roots: vec![0, mesh_node],
         meshes: vec![Mesh {
             name: "Torso".to_owned(),
             primitives: vec![prim],
@@ -129,9 +126,7 @@ fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
             inverse_binds: Vec::new(),
             skeleton: None,
         }],
-        materials: Vec::new(),
         humanoid: Some(humanoid),
-        meta: None,
         springs: SpringSystem {
             chains: vec![SpringChain {
                 name: Some("lock".to_owned()),
@@ -149,10 +144,7 @@ fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
                 colliders: (0..colliders.len()).collect(),
             }],
         },
-        constraints: Vec::new(),
-        constraint_order: Vec::new(),
-        animations: Vec::new(),
-        warnings: Vec::new(),
+        ..Avatar::skeleton_only(nodes, vec![0, mesh_node])
     };
     // Bind pose = rest pose.
     let world = a.rest_world();

@@ -10,7 +10,7 @@ use tress_core::math::ops;
 use tress_tools::measure::penetration::Penetration;
 use tress_tools::measure::stretch::Stretch;
 use tress_tools::measure::{Feed, MeasureError, MeasureOptions, MeshSet, Solver, measure, report};
-use tress_vrm::{Avatar, Format, Humanoid, Mesh, Primitive, Skin, SpringSystem};
+use tress_vrm::{Avatar, Humanoid, Mesh, Primitive, Skin};
 
 fn built_in() -> Avatar {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
@@ -214,9 +214,6 @@ fn two_joint_avatar(b_at: Vec3, verts: &[(Vec3, u16)], tris: &[[u32; 3]]) -> Ava
         ..Primitive::default()
     };
     Avatar {
-        format: Format::Gltf,
-        nodes,
-        roots: vec![0, 2],
         meshes: vec![Mesh {
             name: "Strip".to_owned(),
             primitives: vec![prim],
@@ -227,14 +224,7 @@ fn two_joint_avatar(b_at: Vec3, verts: &[(Vec3, u16)], tris: &[[u32; 3]]) -> Ava
             inverse_binds: vec![Mat4::IDENTITY, Mat4::from_translation(-b_at)],
             skeleton: None,
         }],
-        materials: Vec::new(),
-        humanoid: None,
-        meta: None,
-        springs: SpringSystem::default(),
-        constraints: Vec::new(),
-        constraint_order: Vec::new(),
-        animations: Vec::new(),
-        warnings: Vec::new(),
+        ..Avatar::skeleton_only(nodes, vec![0, 2])
     }
 }
 
