@@ -84,6 +84,31 @@ int main(void) {
     expect("capacity", tress_spring_add_frame(world, &pose, NULL),
            TRESS_STATUS_CAPACITY_EXCEEDED, "frames");
 
+    TressWind wind;
+    expect_ok("wind default", tress_wind_default(&wind));
+    wind.direction.x = 1.0f;
+    wind.strength = NAN;
+    expect("NaN wind", tress_spring_set_wind(world, &wind), TRESS_STATUS_INVALID_ARGUMENT,
+           "strength");
+    wind.strength = 4.0f;
+    expect_ok("wind", tress_spring_set_wind(world, &wind));
+    TressJointLimit cone = {TRESS_LIMIT_SHAPE_CONE, 0.2f, 0.0f, 0.0f, {0.0f, 0.0f, 0.0f, 1.0f}};
+    expect_ok("cone limit", tress_spring_set_chain_limit(world, chain, &cone));
+    TressJointLimit odd = cone;
+    odd.shape = 9;
+    expect("bad limit shape", tress_spring_set_joint_limit(world, chain, 0, &odd),
+           TRESS_STATUS_INVALID_ARGUMENT, "TressLimitShape");
+    expect("bad joint index", tress_spring_set_joint_limit(world, chain, 3, &cone),
+           TRESS_STATUS_BAD_INDEX, "joint 3");
+    expect("bad teleport mode", tress_spring_set_teleport_policy(world, 1.0f, 4),
+           TRESS_STATUS_INVALID_ARGUMENT, "TressTeleportMode");
+    expect_ok("teleport policy",
+              tress_spring_set_teleport_policy(world, 1.0f, TRESS_TELEPORT_MODE_RESET));
+    expect("bad anchor", tress_spring_set_anchor(world, 3), TRESS_STATUS_BAD_INDEX, "frame 3");
+    expect_ok("no anchor", tress_spring_set_anchor(world, TRESS_NO_ANCHOR));
+    expect_ok("resume", tress_spring_resume(world));
+    expect_ok("advance with wind and a limit", tress_spring_advance(world, 1.0f / 60.0f, NULL));
+
     TressAvatar wrong_kind = {world.bits};
     expect("wrong kind of handle", tress_avatar_reset(wrong_kind),
            TRESS_STATUS_STALE_HANDLE, "not a handle");

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// No anchor frame, for `tress_spring_set_anchor`.
+#define TRESS_NO_ANCHOR UINT32_MAX
+
 // Most joints a spring world holds.
 #define TRESS_MAX_JOINTS 1024
 
@@ -109,6 +112,48 @@ enum TressContact
 typedef enum TressContact TressContact;
 #else
 typedef uint32_t TressContact;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Limit shapes, for `TressJointLimit.shape`.
+enum TressLimitShape
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // No limit.
+  TRESS_LIMIT_SHAPE_NONE = 0,
+  // At most `angle` from the bone axis in any direction.
+  TRESS_LIMIT_SHAPE_CONE = 1,
+  // Turning about the limit's x axis only, at most `angle` each way.
+  TRESS_LIMIT_SHAPE_HINGE = 2,
+  // `pitch` and `yaw` bounded separately.
+  TRESS_LIMIT_SHAPE_SPHERICAL = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum TressLimitShape TressLimitShape;
+#else
+typedef uint32_t TressLimitShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// What a teleported chain does, for `tress_spring_set_teleport_policy`.
+enum TressTeleportMode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Carried rigidly with its frame, keeping its shape and swing.
+  TRESS_TELEPORT_MODE_KEEP_SHAPE = 0,
+  // Put at rest on its arc under the new pose.
+  TRESS_TELEPORT_MODE_RESET = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum TressTeleportMode TressTeleportMode;
+#else
+typedef uint32_t TressTeleportMode;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -243,6 +288,48 @@ typedef struct TressJointOutput {
   struct TressQuat local_rotation;
 } TressJointOutput;
 
+// A wind field (see `tress_core::spring::Wind`); `tress_wind_default`
+// gives calm with the default gust settings.
+typedef struct TressWind {
+  // Where the wind blows to, world space (any length; zero: calm).
+  struct TressVec3 direction;
+  // Mean acceleration along `direction`, unscaled units/s² (9.81 pushes
+  // as hard as gravity pulls).
+  float strength;
+  // Gust amplitude relative to `strength` (strength varies within
+  // `strength · (1 ± gust)`).
+  float gust;
+  // Typical time between gust peaks, seconds.
+  float gust_seconds;
+  // Sideways and vertical flutter relative to `strength`.
+  float turbulence;
+  // 0..1: share of the wind a chain at the centre of its hairstyle loses.
+  float occlusion;
+  // Seed of the gust and flutter noise.
+  uint32_t seed;
+} TressWind;
+
+// One joint's angle limit as `VRMC_springBone_limit` authors it. Angles in
+// radians; values outside the draft's ranges are clamped as it says.
+typedef struct TressJointLimit {
+  // A `TressLimitShape` value.
+  uint32_t shape;
+  // Cone: half-angle. Hinge: largest turn. Ignored otherwise.
+  float angle;
+  // Spherical: largest pitch (≤ π). Ignored otherwise.
+  float pitch;
+  // Spherical: largest yaw (≤ π/2). Ignored otherwise.
+  float yaw;
+  // The limit's turn away from the bone axis, in its own space.
+  struct TressQuat rotation;
+} TressJointLimit;
+
+// A spring world handle; all bits zero is the null handle.
+typedef struct TressSpringWorld {
+  // Registry slot, generation and kind; opaque.
+  uint64_t bits;
+} TressSpringWorld;
+
 // Capacities of a new spring world, each at most its `TRESS_MAX_*`.
 typedef struct TressSpringCapacity {
   // Joints over all chains.
@@ -254,12 +341,6 @@ typedef struct TressSpringCapacity {
   // Attachment frames.
   uint32_t frames;
 } TressSpringCapacity;
-
-// A spring world handle; all bits zero is the null handle.
-typedef struct TressSpringWorld {
-  // Registry slot, generation and kind; opaque.
-  uint64_t bits;
-} TressSpringWorld;
 
 // A collider in its frame's space (or, for strands' world colliders, in
 // world space), unscaled.
@@ -475,6 +556,108 @@ enum TressStatus tress_avatar_set_chain_mode(struct TressAvatar avatar,
 
 // Sets the teleport threshold (see `tress_spring_set_teleport_distance`).
 enum TressStatus tress_avatar_set_teleport_distance(struct TressAvatar avatar, float distance);
+
+// Sets the wind (see `tress_spring_set_wind`).
+enum TressStatus tress_avatar_set_wind(struct TressAvatar avatar, const struct TressWind *wind);
+
+// Sets chain `chain`'s own wind exposure (see
+// `tress_spring_set_chain_wind_exposure`).
+enum TressStatus tress_avatar_set_chain_wind_exposure(struct TressAvatar avatar,
+                                                      uint32_t chain,
+                                                      float exposure);
+
+// Sets or removes one joint's angle limit on top of the file's (see
+// `tress_spring_set_joint_limit`).
+enum TressStatus tress_avatar_set_joint_limit(struct TressAvatar avatar,
+                                              uint32_t chain,
+                                              uint32_t joint,
+                                              const struct TressJointLimit *limit);
+
+// Sets or removes the same angle limit on every joint of chain `chain`.
+enum TressStatus tress_avatar_set_chain_limit(struct TressAvatar avatar,
+                                              uint32_t chain,
+                                              const struct TressJointLimit *limit);
+
+// Sets the teleport rotation threshold and mode (see
+// `tress_spring_set_teleport_policy`).
+enum TressStatus tress_avatar_set_teleport_policy(struct TressAvatar avatar,
+                                                  float angle,
+                                                  uint32_t mode);
+
+// Makes frame `frame` the anchor, or none with `TRESS_NO_ANCHOR` (see
+// `tress_spring_set_anchor`).
+enum TressStatus tress_avatar_set_anchor(struct TressAvatar avatar, uint32_t frame);
+
+// Continues after a pause (see `tress_spring_resume`).
+enum TressStatus tress_avatar_resume(struct TressAvatar avatar);
+
+// Calm wind with the default gust, flutter and occlusion, into `out`.
+enum TressStatus tress_wind_default(struct TressWind *out);
+
+// Sets the wind from the next substep on; nothing is reset, and the gusts
+// keep their phase (a function of simulated time).
+enum TressStatus tress_spring_set_wind(struct TressSpringWorld world, const struct TressWind *wind);
+
+// The wind as the solver uses it (unit direction, calm when none), into
+// `out`.
+enum TressStatus tress_spring_get_wind(struct TressSpringWorld world, struct TressWind *out);
+
+// Sets chain `chain`'s own wind exposure (1 by default, 0 shields it).
+enum TressStatus tress_spring_set_chain_wind_exposure(struct TressSpringWorld world,
+                                                      uint32_t chain,
+                                                      float exposure);
+
+// The share of the wind chain `chain` receives (its exposure times its
+// shelter by depth into the hairstyle), into `out`.
+enum TressStatus tress_spring_get_chain_wind_exposure(struct TressSpringWorld world,
+                                                      uint32_t chain,
+                                                      float *out);
+
+// Sets one joint's angle limit; `limit` null or of shape
+// `TRESS_LIMIT_SHAPE_NONE` removes it. The state is kept.
+enum TressStatus tress_spring_set_joint_limit(struct TressSpringWorld world,
+                                              uint32_t chain,
+                                              uint32_t joint,
+                                              const struct TressJointLimit *limit);
+
+// Sets (or, with null or `TRESS_LIMIT_SHAPE_NONE`, removes) the same
+// angle limit on every joint of a chain. The state is kept.
+enum TressStatus tress_spring_set_chain_limit(struct TressSpringWorld world,
+                                              uint32_t chain,
+                                              const struct TressJointLimit *limit);
+
+// One joint's angle limit as the solver uses it (angles clamped; shape
+// `TRESS_LIMIT_SHAPE_NONE` when it has none), into `out`.
+enum TressStatus tress_spring_get_joint_limit(struct TressSpringWorld world,
+                                              uint32_t chain,
+                                              uint32_t joint,
+                                              struct TressJointLimit *out);
+
+// Sets the rotation threshold (radians; 0, negative or π and above: off,
+// the default) and the mode (`TressTeleportMode`) of teleport handling.
+// The distance threshold is `tress_spring_set_teleport_distance`.
+enum TressStatus tress_spring_set_teleport_policy(struct TressSpringWorld world,
+                                                  float angle,
+                                                  uint32_t mode);
+
+// The teleport rotation threshold (infinite when off) and mode, into the
+// out-pointers (either may be null).
+enum TressStatus tress_spring_get_teleport_policy(struct TressSpringWorld world,
+                                                  float *angle,
+                                                  uint32_t *mode);
+
+// Makes frame `frame` the anchor (a platform or vehicle whose motion the
+// hair does not feel as inertia); `TRESS_NO_ANCHOR` turns it off.
+enum TressStatus tress_spring_set_anchor(struct TressSpringWorld world, uint32_t frame);
+
+// The anchor frame, or `TRESS_NO_ANCHOR`, into `out`.
+enum TressStatus tress_spring_get_anchor(struct TressSpringWorld world, uint32_t *out);
+
+// Continues after a pause: call it after setting the frame poses where
+// the avatar is now and before the next advance. Every chain is carried
+// rigidly to them, so the pause's motion is not replayed as one violent
+// frame and nothing is reset.
+enum TressStatus tress_spring_resume(struct TressSpringWorld world);
 
 // Makes an empty spring world. `capacity` null: the `TRESS_MAX_*` limits;
 // `config` null: the default stepping policy.

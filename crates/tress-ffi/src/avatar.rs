@@ -13,6 +13,7 @@ use tress_core::spring::ChainDesc;
 use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
 use tress_rig::spring_rig::{RigError, RigOptions, SpringRig};
 
+use crate::motion::{TressJointLimit, TressWind};
 use crate::ptr::{self, required};
 use crate::registry::{Registry, count_into};
 use crate::spring::World;
@@ -506,5 +507,97 @@ pub extern "C" fn tress_avatar_set_teleport_distance(
 ) -> TressStatus {
     guard("tress_avatar_set_teleport_distance", || {
         with(avatar, |a| a.world.set_teleport_distance(distance))
+    })
+}
+
+/// Sets the wind (see `tress_spring_set_wind`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_wind(
+    avatar: TressAvatar,
+    wind: Option<&TressWind>,
+) -> TressStatus {
+    guard("tress_avatar_set_wind", || {
+        with(avatar, |a| a.world.set_wind(wind))
+    })
+}
+
+/// Sets chain `chain`'s own wind exposure (see
+/// `tress_spring_set_chain_wind_exposure`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_chain_wind_exposure(
+    avatar: TressAvatar,
+    chain: u32,
+    exposure: f32,
+) -> TressStatus {
+    guard("tress_avatar_set_chain_wind_exposure", || {
+        with(avatar, |a| {
+            let c = a.chain(chain)?;
+            a.world.set_chain_wind_exposure(c, exposure)
+        })
+    })
+}
+
+/// Sets or removes one joint's angle limit on top of the file's (see
+/// `tress_spring_set_joint_limit`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_joint_limit(
+    avatar: TressAvatar,
+    chain: u32,
+    joint: u32,
+    limit: Option<&TressJointLimit>,
+) -> TressStatus {
+    guard("tress_avatar_set_joint_limit", || {
+        with(avatar, |a| {
+            let c = a.chain(chain)?;
+            a.world.set_limit(c, Some(joint), limit)
+        })
+    })
+}
+
+/// Sets or removes the same angle limit on every joint of chain `chain`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_chain_limit(
+    avatar: TressAvatar,
+    chain: u32,
+    limit: Option<&TressJointLimit>,
+) -> TressStatus {
+    guard("tress_avatar_set_chain_limit", || {
+        with(avatar, |a| {
+            let c = a.chain(chain)?;
+            a.world.set_limit(c, None, limit)
+        })
+    })
+}
+
+/// Sets the teleport rotation threshold and mode (see
+/// `tress_spring_set_teleport_policy`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_teleport_policy(
+    avatar: TressAvatar,
+    angle: f32,
+    mode: u32,
+) -> TressStatus {
+    guard("tress_avatar_set_teleport_policy", || {
+        with(avatar, |a| a.world.set_teleport_policy(angle, mode))
+    })
+}
+
+/// Makes frame `frame` the anchor, or none with `TRESS_NO_ANCHOR` (see
+/// `tress_spring_set_anchor`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_anchor(avatar: TressAvatar, frame: u32) -> TressStatus {
+    guard("tress_avatar_set_anchor", || {
+        with(avatar, |a| a.world.set_anchor(frame))
+    })
+}
+
+/// Continues after a pause (see `tress_spring_resume`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_resume(avatar: TressAvatar) -> TressStatus {
+    guard("tress_avatar_resume", || {
+        with(avatar, |a| {
+            a.world.world.resume();
+            Ok(())
+        })
     })
 }

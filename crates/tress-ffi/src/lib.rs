@@ -7,6 +7,8 @@
 //!   of every shape, chains with per-joint parameters, mode and contact per
 //!   chain, frame poses, advance (interpolated or sampled per substep),
 //!   outputs, reset, teleport threshold and run-time parameter edits.
+//! - [`motion`]: wind, angle limits, the teleport policy, the anchor frame
+//!   and resuming after a pause, for spring worlds and avatars alike.
 //! - [`avatar`]: `tress_avatar_*`, a VRM/GLB file's bytes as a ready rig,
 //!   frames keyed by node index and looked up by node name.
 //! - [`strands`]: `tress_strands_*`, a `.tfx` or OBJ groom (or arrays) as
@@ -37,6 +39,7 @@
 extern crate alloc;
 
 pub mod avatar;
+pub mod motion;
 mod ptr;
 mod registry;
 pub mod spring;
@@ -45,6 +48,7 @@ pub mod strands;
 pub mod types;
 
 pub use avatar::*;
+pub use motion::*;
 pub use spring::*;
 pub use status::{TressStatus, tress_last_error, tress_status_name};
 pub use strands::*;

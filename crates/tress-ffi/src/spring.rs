@@ -114,7 +114,7 @@ impl World {
         w
     }
 
-    fn frame(&self, frame: u32) -> Result<usize> {
+    pub fn frame(&self, frame: u32) -> Result<usize> {
         let f = frame as usize;
         if f < self.frames {
             Ok(f)
@@ -214,7 +214,7 @@ impl World {
 
 static WORLDS: Registry<World> = Registry::new(1, "spring world");
 
-fn with<R>(w: TressSpringWorld, f: impl FnOnce(&mut World) -> Result<R>) -> Result<R> {
+pub(crate) fn with<R>(w: TressSpringWorld, f: impl FnOnce(&mut World) -> Result<R>) -> Result<R> {
     WORLDS.with(w.bits, f)
 }
 

@@ -531,3 +531,251 @@ fn handles_work_from_many_threads_and_destroy_is_safe_during_calls() {
     assert!(workers[1].1 <= 120);
     assert_eq!(tress_spring_reset(shared), TressStatus::StaleHandle);
 }
+
+/// The 10° cone, 6 m/s² wind and reset-on-turn policy both worlds get.
+fn motion_settings() -> (TressJointLimit, TressWind) {
+    let limit = TressJointLimit {
+        shape: TressLimitShape::Cone as u32,
+        angle: 10f32.to_radians(),
+        ..TressJointLimit::default()
+    };
+    let mut wind = TressWind {
+        direction: v(0.0, 0.0, 0.0),
+        strength: 0.0,
+        gust: 0.0,
+        gust_seconds: 0.0,
+        turbulence: 0.0,
+        occlusion: 0.0,
+        seed: 0,
+    };
+    ok(tress_wind_default(Some(&mut wind)));
+    wind.direction = v(1.0, 0.0, 0.5);
+    wind.strength = 6.0;
+    wind.seed = 7;
+    (limit, wind)
+}
+
+#[test]
+fn wind_limits_teleport_anchor_and_resume_reach_the_core_bit_for_bit() {
+    use tress_core::spring::{JointLimit, TeleportMode, TeleportPolicy, Wind};
+    let mut core = core_world();
+    let w = ffi_world();
+    let calm = ffi_world();
+    let (limit, wind) = motion_settings();
+    ok(tress_spring_set_chain_limit(w, 0, Some(&limit)));
+    ok(tress_spring_set_joint_limit(w, 1, 2, Some(&limit)));
+    ok(tress_spring_set_wind(w, Some(&wind)));
+    ok(tress_spring_set_chain_wind_exposure(w, 2, 0.5));
+    ok(tress_spring_set_teleport_policy(
+        w,
+        1.0,
+        TressTeleportMode::Reset as u32,
+    ));
+    let cone = JointLimit::cone(10f32.to_radians());
+    core.set_chain_limit(0, Some(cone)).unwrap();
+    core.set_joint_limit(1, 2, Some(cone)).unwrap();
+    core.set_wind(Wind {
+        direction: Vec3::new(1.0, 0.0, 0.5),
+        strength: 6.0,
+        seed: 7,
+        ..Wind::default()
+    });
+    core.set_chain_wind_exposure(2, 0.5).unwrap();
+    core.set_teleport_policy(TeleportPolicy {
+        angle: 1.0,
+        mode: TeleportMode::Reset,
+    });
+    let drive = |i: u32, core: &mut AvatarWorld| {
+        // A pause between frames 60 and 61 (the head moved 2 m meanwhile,
+        // then resume), and a 2-radian turn at frame 100 (a teleport).
+        let mut p = motion(i);
+        if i > 60 {
+            p.pos.x += 2.0;
+        }
+        if i >= 100 {
+            // Normalised as the ABI normalises every rotation it is given.
+            p.rot = tress_core::math::quat::normalize(Quat::from_rotation_y(2.0) * p.rot);
+        }
+        core.set_frame_pose(0, p);
+        for h in [w, calm] {
+            ok(tress_spring_set_frame_pose(h, 0, Some(&p.into())));
+        }
+        if i == 61 {
+            core.resume();
+            ok(tress_spring_resume(w));
+            ok(tress_spring_resume(calm));
+        }
+        core.advance(1.0 / 60.0);
+        ok(tress_spring_advance(w, 1.0 / 60.0, None));
+        ok(tress_spring_advance(calm, 1.0 / 60.0, None));
+    };
+    for i in 1..=140 {
+        drive(i, &mut core);
+        if i == 120 {
+            ok(tress_spring_set_anchor(w, 0));
+            core.set_anchor(Some(0)).unwrap();
+        }
+    }
+    let (a, b) = (ffi_outputs(w), core_outputs(&core));
+    assert!(a.iter().all(|o| o.tail.x.is_finite()));
+    assert_eq!(a, b);
+    assert_ne!(a, ffi_outputs(calm), "the settings changed nothing");
+
+    // What the solver holds reads back.
+    let mut got = TressJointLimit::default();
+    ok(tress_spring_get_joint_limit(w, 1, 2, Some(&mut got)));
+    assert_eq!(got, limit);
+    ok(tress_spring_get_joint_limit(w, 1, 1, Some(&mut got)));
+    assert_eq!(got.shape, TressLimitShape::None as u32);
+    let mut back = wind;
+    ok(tress_spring_get_wind(w, Some(&mut back)));
+    assert_eq!(back, TressWind::from(core.wind()));
+    let d = back.direction;
+    assert!((d.x - 0.894_427_2).abs() < 1e-6 && d.y == 0.0 && (d.z - 0.447_213_6).abs() < 1e-6);
+    let (mut angle, mut mode, mut anchor, mut share) = (0.0, 9, 0, 0.0);
+    ok(tress_spring_get_teleport_policy(
+        w,
+        Some(&mut angle),
+        Some(&mut mode),
+    ));
+    assert_eq!((angle, mode), (1.0, TressTeleportMode::Reset as u32));
+    ok(tress_spring_get_anchor(w, Some(&mut anchor)));
+    assert_eq!(anchor, 0);
+    ok(tress_spring_set_anchor(w, TRESS_NO_ANCHOR));
+    ok(tress_spring_get_anchor(w, Some(&mut anchor)));
+    assert_eq!(anchor, TRESS_NO_ANCHOR);
+    ok(tress_spring_get_chain_wind_exposure(w, 2, Some(&mut share)));
+    assert_eq!(share, core.chain_wind_exposure(2).unwrap());
+
+    // Removing the limit: null and shape None both do.
+    ok(tress_spring_set_chain_limit(w, 0, None));
+    ok(tress_spring_set_joint_limit(
+        w,
+        1,
+        2,
+        Some(&TressJointLimit::default()),
+    ));
+    ok(tress_spring_get_joint_limit(w, 1, 2, Some(&mut got)));
+    assert_eq!(got.shape, TressLimitShape::None as u32);
+    for h in [w, calm] {
+        ok(tress_spring_destroy(h));
+    }
+}
+
+#[test]
+fn bad_motion_settings_are_refused_and_change_nothing() {
+    let w = ffi_world();
+    let (limit, wind) = motion_settings();
+    let bad = |s: TressStatus, want: TressStatus| assert_eq!(s, want);
+    let nan_wind = TressWind {
+        strength: f32::NAN,
+        ..wind
+    };
+    bad(
+        tress_spring_set_wind(w, Some(&nan_wind)),
+        TressStatus::InvalidArgument,
+    );
+    let no_direction = TressWind {
+        direction: v(f32::INFINITY, 0.0, 0.0),
+        ..wind
+    };
+    bad(
+        tress_spring_set_wind(w, Some(&no_direction)),
+        TressStatus::InvalidArgument,
+    );
+    bad(tress_spring_set_wind(w, None), TressStatus::NullPointer);
+    let mut back = wind;
+    ok(tress_spring_get_wind(w, Some(&mut back)));
+    assert_eq!(back.strength, 0.0, "a refused wind was applied");
+    bad(
+        tress_spring_set_chain_wind_exposure(w, 0, -1.0),
+        TressStatus::InvalidArgument,
+    );
+    bad(
+        tress_spring_set_chain_wind_exposure(w, 3, 1.0),
+        TressStatus::BadIndex,
+    );
+    let shape7 = TressJointLimit { shape: 7, ..limit };
+    bad(
+        tress_spring_set_chain_limit(w, 0, Some(&shape7)),
+        TressStatus::InvalidArgument,
+    );
+    let nan_angle = TressJointLimit {
+        angle: f32::NAN,
+        ..limit
+    };
+    bad(
+        tress_spring_set_joint_limit(w, 0, 0, Some(&nan_angle)),
+        TressStatus::InvalidArgument,
+    );
+    bad(
+        tress_spring_set_joint_limit(w, 0, 5, Some(&limit)),
+        TressStatus::BadIndex,
+    );
+    bad(
+        tress_spring_set_chain_limit(w, 3, Some(&limit)),
+        TressStatus::BadIndex,
+    );
+    bad(
+        tress_spring_set_teleport_policy(w, f32::NAN, 0),
+        TressStatus::InvalidArgument,
+    );
+    bad(
+        tress_spring_set_teleport_policy(w, 1.0, 2),
+        TressStatus::InvalidArgument,
+    );
+    bad(tress_spring_set_anchor(w, 1), TressStatus::BadIndex);
+    let mut got = TressJointLimit::default();
+    ok(tress_spring_get_joint_limit(w, 0, 0, Some(&mut got)));
+    assert_eq!(got.shape, TressLimitShape::None as u32);
+    ok(tress_spring_destroy(w));
+    bad(tress_spring_resume(w), TressStatus::StaleHandle);
+}
+
+#[test]
+fn an_avatar_takes_wind_limits_and_a_resume() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+    let bytes = std::fs::read(path).unwrap();
+    let load = || {
+        let mut a = TressAvatar::default();
+        // SAFETY: a live byte slice.
+        ok(unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), None, Some(&mut a)) });
+        a
+    };
+    let (windy, calm) = (load(), load());
+    let (limit, wind) = motion_settings();
+    ok(tress_avatar_set_wind(windy, Some(&wind)));
+    ok(tress_avatar_set_chain_wind_exposure(windy, 0, 1.0));
+    ok(tress_avatar_set_chain_limit(windy, 1, Some(&limit)));
+    ok(tress_avatar_set_joint_limit(windy, 2, 0, Some(&limit)));
+    ok(tress_avatar_set_teleport_policy(windy, 1.0, 0));
+    ok(tress_avatar_set_anchor(windy, TRESS_NO_ANCHOR));
+    let tip = |a: TressAvatar| {
+        let mut out = [TressJointOutput::default(); 64];
+        let mut n = 0;
+        // SAFETY: `out` holds 64 outputs.
+        ok(unsafe { tress_avatar_outputs(a, 0, out.as_mut_ptr(), 64, Some(&mut n)) });
+        out[n - 1].tail
+    };
+    for i in 0..60 {
+        for a in [windy, calm] {
+            if i == 30 {
+                ok(tress_avatar_resume(a));
+            }
+            ok(tress_avatar_advance(a, 1.0 / 30.0, None));
+        }
+    }
+    let (a, b) = (tip(windy), tip(calm));
+    assert!(a.x.is_finite() && a.y.is_finite() && a.z.is_finite());
+    // 6 m/s² along +x (and +z) against 9.81 down leans the first lock's tip
+    // downwind by centimetres.
+    assert!(a.x - b.x > 0.005, "wind moved the tip {} m", a.x - b.x);
+    assert_eq!(
+        tress_avatar_set_chain_limit(windy, 999, Some(&limit)),
+        TressStatus::BadIndex
+    );
+    assert_eq!(tress_avatar_set_anchor(windy, 999), TressStatus::BadIndex);
+    for a in [windy, calm] {
+        ok(tress_avatar_destroy(a));
+    }
+}
