@@ -2,14 +2,17 @@
 ## turn (yaw 60°·sin(πt) for 4 s, then still, 12 s in all) on the built-in
 ## avatar at the frame rate given by --fixed-fps, and writes every hair bone's
 ## rotation at each 1/30 s boundary to --out=PATH as JSON.
-##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH [--wind]
+##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH [--wind] [--flat-drape]
 ## With --wind the hair's wind changes at run time at shared instants: 6 m/s²
-## along +x from t = 1 s, turned to -z and gustier from t = 2.5 s.
+## along +x from t = 1 s, turned to -z and gustier from t = 2.5 s. With
+## --flat-drape the hair has flat locks (83/s) and drape over contact on,
+## the options that keep locks pressed against colliders.
 extends SceneTree
 
 var fps := 30
 var out := ""
 var wind := false
+var flat_drape := false
 var frame := 0
 var avatar: TressAvatar
 var skel: Skeleton3D
@@ -27,6 +30,8 @@ func _initialize() -> void:
 			out = arg.trim_prefix("--out=")
 		elif arg == "--wind":
 			wind = true
+		elif arg == "--flat-drape":
+			flat_drape = true
 	avatar = TressAvatar.new()
 	root.add_child(avatar)
 	var path := ProjectSettings.globalize_path("res://").path_join("../assets/tress_avatar.vrm").simplify_path()
@@ -34,6 +39,10 @@ func _initialize() -> void:
 		quit(1)
 		return
 	skel = avatar.get_skeleton()
+	if flat_drape:
+		var hair := avatar.get_hair_node()
+		hair.flat_lock_stiffness = 83.0
+		hair.drape = true
 	head = skel.find_bone("Head")
 	for i in skel.get_bone_count():
 		if skel.get_bone_name(i).begins_with("Hair"):

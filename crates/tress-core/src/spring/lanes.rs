@@ -20,7 +20,7 @@ use super::chain::{Chain, Joint};
 use super::lane_math::F8;
 use super::lane_math::Lanes;
 use super::params::ContactMode;
-use super::step::{ColliderState, INV_H, collider_hit, project};
+use super::step::{CONTACT_ONSET, ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
 use crate::collide::prepared::ROOT_BAND;
 use crate::math::{Pose, Quat, Real, Vec3, Vec4};
@@ -153,6 +153,13 @@ impl<S> V3<S> {
 fn clamp01<const W: usize, S: Lanes<W>>(isa: S::Isa, x: S) -> S {
     let x = S::select(x.cmplt(S::splat(isa, 0.0)), S::splat(isa, 0.0), x);
     S::select(x.cmpgt(S::splat(isa, 1.0)), S::splat(isa, 1.0), x)
+}
+
+/// [`onset`](super::step::onset) per lane: `f32::min(x, 1)` keeps 1 for a NaN `x`, as here.
+#[inline(always)]
+fn onset_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, depth: S, inv_band: S) -> S {
+    let x = depth * inv_band;
+    S::select(x.cmplt(S::splat(isa, 1.0)), x, S::splat(isa, 1.0))
 }
 
 /// Lanes of `W` set in a bit set.
@@ -686,6 +693,11 @@ fn resolve<const W: usize, S: Lanes<W>>(
     let half = S::splat(isa, 0.5);
     let settled_sq = (row.len * S::splat(isa, 1e-5)) * (row.len * S::splat(isa, 1e-5));
     let large_sq = (row.len * S::splat(isa, 0.05)) * (row.len * S::splat(isa, 0.05));
+    let inv_band = S::splat(
+        isa,
+        1.0 / (ctx.scale * CONTACT_ONSET).max(Real::MIN_POSITIVE),
+    );
+    let mut total = S::splat(isa, 0.0);
     let mut touched = 0u32;
     let mut active = stored;
     for _ in 0..ctx.iterations {
@@ -759,14 +771,16 @@ fn resolve<const W: usize, S: Lanes<W>>(
             let m = S::mask_of(isa, h.hit);
             let pushed = project_lanes(isa, row.o, xh + h.correction, row.len, row.fallback);
             xh = V3::select(m, pushed, xh);
+            let corr_sq = h.correction.dot(h.correction);
+            let corr = corr_sq.sqrt();
             let vn = v.dot(h.normal);
-            let slide = *v - h.normal * vn;
+            let slide = *v - h.normal * (vn * onset_lanes(isa, corr, inv_band));
             *v = V3::select(m & vn.cmplt(S::splat(isa, 0.0)), slide, *v);
             touched |= h.hit;
+            total = S::select(m, total + corr, total);
             for (i, n) in hits.iter_mut().enumerate() {
                 *n += h.hit >> i & 1;
             }
-            let corr_sq = h.correction.dot(h.correction);
             moved |= S::bits(corr_sq.cmpgt(settled_sq)) & h.hit;
             large |= S::bits(corr_sq.cmpgt(large_sq)) & h.hit;
         }
@@ -782,7 +796,7 @@ fn resolve<const W: usize, S: Lanes<W>>(
     if t != 0 {
         let d = (xh - row.o) * (S::splat(isa, 1.0) / row.len);
         let rel = *v - v_parent;
-        let radial = *v - d * rel.dot(d);
+        let radial = *v - d * (rel.dot(d) * onset_lanes(isa, total, inv_band));
         *v = V3::select(S::mask_of(isa, t), radial, *v);
     }
     xh
