@@ -110,9 +110,10 @@ fn skirt_moves_on_five_clips_and_starts_clear_of_the_body() {
 }
 
 /// Issue 19's acceptance 1 in full. Not met yet: the legs push single
-/// chains apart (p99 stretch 69–357 %) and the cloth between chains still
-/// sinks into raised thighs (13–198 vertices); docs/QUALITY.md, "Skirt",
-/// has the figures. Run with `--ignored` to see where it stands.
+/// chains apart (p99 stretch 25–279 %) and the cloth between chains still
+/// sinks into raised thighs (0 in the dance, up to 202 vertices crouching);
+/// docs/QUALITY.md, "Skirt", has the figures. Run with `--ignored` to see
+/// where it stands.
 #[test]
 #[ignore = "issue 19 acceptance 1 is not met yet (docs/QUALITY.md, Skirt)"]
 fn skirt_meets_the_issue_19_targets() {
