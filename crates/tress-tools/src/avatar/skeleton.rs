@@ -235,7 +235,8 @@ pub fn shirt(tube: TubeFn) -> Primitive {
 }
 
 /// Limbs and neck as one "body" primitive, built with `tube` ([`TubeFn`]);
-/// `hanging_legs` skins the legs with [`hanging`] instead of [`by_height`].
+/// `hanging_legs` gives each leg bone the part below its origin (the thigh to the
+/// upper leg) instead of the part above it, which the first two avatars keep.
 #[must_use]
 pub fn limbs(tube: TubeFn, hanging_legs: bool) -> Primitive {
     let mut body = Primitive::default();
