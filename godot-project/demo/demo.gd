@@ -73,7 +73,10 @@ var head_bone: int:
 
 func _ready() -> void:
 	var repo := ProjectSettings.globalize_path("res://").path_join("..").simplify_path()
-	models = [repo.path_join("assets/tress_avatar.vrm"), repo.path_join("assets/tress_avatar_layered.vrm")]
+	# The skirt avatar's skirt chains carry cone limits in the file
+	# (VRMC_springBone_limit), which TressSpringHair applies as it loads.
+	models = [repo.path_join("assets/tress_avatar.vrm"), repo.path_join("assets/tress_avatar_layered.vrm"),
+		repo.path_join("assets/tress_avatar_skirt.vrm")]
 	var godette := repo.path_join("../shared/assets/godette-vrm0/Godette_vrm_v4.vrm").simplify_path()
 	if FileAccess.file_exists(godette):
 		models.append(godette)

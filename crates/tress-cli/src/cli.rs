@@ -366,6 +366,18 @@ pub struct MeasureArgs {
         default_value = "1,0,0"
     )]
     pub wind_direction: glam::Vec3,
+    /// Count penetration only over these meshes' hair, comma-separated names [default: every hair mesh]
+    #[arg(long, value_name = "NAME,NAME")]
+    pub inside_meshes: Option<MeshNames>,
+    /// Play a body clip from this file (.gltf, .glb, .vrma or .bvh) instead of the standard head run; needs --clip
+    #[arg(long, value_name = "FILE", requires = "clip")]
+    pub anim: Option<PathBuf>,
+    /// The clip to play, by name (retargeted onto the avatar)
+    #[arg(long, value_name = "NAME", requires = "anim")]
+    pub clip: Option<String>,
+    /// How many times the clip plays, after a 1 s ease-in from the rest pose
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub passes: u32,
     /// Write every number to this file as JSON
     #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
@@ -384,6 +396,7 @@ impl MeasureArgs {
             solver: self.solver,
             fps: self.fps.0.clone(),
             stretch_meshes: self.meshes.clone().map(|m| m.0).unwrap_or_default(),
+            inside_meshes: self.inside_meshes.clone().map(|m| m.0).unwrap_or_default(),
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
             rigid_hair: self.rigid_hair,
@@ -586,6 +599,30 @@ mod tests {
             panic!("does not parse");
         };
         assert!(a.fit_colliders);
+        let Ok(Command::Measure(a)) = parse(&[
+            "measure",
+            "a.vrm",
+            "--anim",
+            "lib.gltf",
+            "--clip",
+            "Dance_Loop",
+            "--passes",
+            "3",
+            "--inside-meshes",
+            "Skirt",
+        ]) else {
+            panic!("does not parse");
+        };
+        assert_eq!(a.clip.as_deref(), Some("Dance_Loop"));
+        assert_eq!(a.passes, 3);
+        assert_eq!(a.options().inside_meshes, vec!["Skirt".to_owned()]);
+        // A clip file without a clip name (or the other way) is refused.
+        let (kind, _) = rejected(&["measure", "a.vrm", "--anim", "lib.gltf"]);
+        assert_eq!(kind, ErrorKind::MissingRequiredArgument);
+        let (kind, _) = rejected(&[
+            "measure", "a.vrm", "--passes", "0", "--anim", "l", "--clip", "c",
+        ]);
+        assert_eq!(kind, ErrorKind::ValueValidation);
 
         let (kind, e) = rejected(&["measure", "a.vrm", "--solver", "fast"]);
         assert_eq!(kind, ErrorKind::ValueValidation);

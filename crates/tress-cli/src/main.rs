@@ -491,12 +491,30 @@ fn inspect(args: &InspectArgs) -> ExitCode {
 
 fn measure(args: &MeasureArgs) -> ExitCode {
     let file = args.file.display().to_string();
-    let options = args.options();
+    let mut options = args.options();
     let Some(mut avatar) = load_or_report(&args.file) else {
         return ExitCode::FAILURE;
     };
     if !plain_rig_or_report(&mut avatar, &args.plain, &args.file) {
         return ExitCode::FAILURE;
+    }
+    if let (Some(anim), Some(name)) = (&args.anim, &args.clip) {
+        let Some(source) = load_clips_or_report(anim) else {
+            return ExitCode::FAILURE;
+        };
+        let Some(r) = retargeter_or_report(&source, &avatar, anim, &args.file) else {
+            return ExitCode::FAILURE;
+        };
+        // The default options close a clip's loop, so the passes join up.
+        match r.retarget_named(name, &tress_rig::anim::RetargetOptions::default()) {
+            Ok(c) => {
+                options.clip = Some(tress_tools::measure::ClipMotion::new(&c, args.passes));
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", anim.display());
+                return ExitCode::FAILURE;
+            }
+        }
     }
     let mut bar = Progress::new();
     let mut progress = |done: usize, total: usize, what: &str| bar.update(done, total, what);

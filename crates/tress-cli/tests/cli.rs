@@ -74,6 +74,47 @@ fn measure_help_names_its_options() {
     assert!(out.contains("--solver"), "{out}");
 }
 
+/// `measure --anim --clip` plays a library clip on the skirt avatar and
+/// says so; a clip the file lacks is refused with the names it has.
+#[test]
+fn measure_plays_a_clip_on_the_skirt_avatar() {
+    let Some(shared) = tress_testkit::shared_assets() else {
+        return;
+    };
+    let lib = shared.join("quaternius-ual1/AnimationLibrary_Godot_Standard.gltf");
+    let avatar = assets().join("tress_avatar_skirt.vrm");
+    let args = |clip: &str| -> Vec<std::ffi::OsString> {
+        vec![
+            "measure".into(),
+            avatar.clone().into(),
+            "--anim".into(),
+            lib.clone().into(),
+            "--clip".into(),
+            clip.into(),
+            "--passes".into(),
+            "1".into(),
+            "--fps".into(),
+            "30".into(),
+            "--meshes".into(),
+            "Skirt".into(),
+            "--inside-meshes".into(),
+            "Skirt".into(),
+        ]
+    };
+    let o = tress(&args("Dance_Loop"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("motion: clip Dance_Loop (1.00 s) played 1 times after a 1 s ease-in"),
+        "{out}"
+    );
+    // Only the skirt's 2,400 vertices are judged for penetration.
+    assert!(out.contains("of 2400 hair vertices"), "{out}");
+    let o = tress(&args("No_Such_Clip"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Dance_Loop"), "{}", stderr(&o));
+}
+
 #[test]
 fn version_prints_the_version() {
     let o = tress(&["--version"]);

@@ -122,6 +122,40 @@ pub fn tube(
     p
 }
 
+/// [`tube`] with its walls wound counter-clockwise seen from outside, like
+/// its caps: a closed, consistently oriented surface whose normals all
+/// point out. [`tube`] winds its walls inward (its caps outward), which the
+/// first two avatars keep so their bytes and every figure measured on them
+/// stay; the skirt variant's body uses this, because the skirt hangs right
+/// over the legs' top caps, where a measurement that orients each piece
+/// by its signed volume would read the inconsistent caps as "inside".
+pub fn tube_outward(
+    path: &[Vec3],
+    rings: usize,
+    sides: usize,
+    side_hint: Vec3,
+    section: &dyn Fn(f32) -> Section,
+    influence: &dyn Fn(f32, Vec3) -> Influence,
+) -> Primitive {
+    let mut p = tube(path, rings, sides, side_hint, section, influence);
+    let walls = (rings.max(2) - 1) * sides * 6;
+    for t in p.indices[..walls].chunks_exact_mut(3) {
+        t.swap(1, 2);
+    }
+    p
+}
+
+/// The tube builder [`skeleton`](super::skeleton) uses for a body: inward
+/// walls ([`tube`]) or outward ([`tube_outward`]).
+pub type TubeFn = fn(
+    &[Vec3],
+    usize,
+    usize,
+    Vec3,
+    &dyn Fn(f32) -> Section,
+    &dyn Fn(f32, Vec3) -> Influence,
+) -> Primitive;
+
 /// A UV sphere of `radius` at `centre`, scaled per axis by `stretch`.
 pub fn sphere(
     centre: Vec3,
@@ -218,5 +252,45 @@ mod tests {
         for p in &t.positions[..30] {
             assert!((Vec3::new(p.x, 0.0, p.z).length() - 0.1).abs() < 1e-5);
         }
+    }
+
+    /// Signed volume of a triangle surface (positive: wound outward).
+    fn volume(p: &Primitive) -> f32 {
+        p.indices
+            .chunks(3)
+            .map(|t| {
+                let [a, b, c] = [0, 1, 2].map(|k| p.positions[t[k] as usize]);
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum()
+    }
+
+    #[test]
+    fn outward_tube_encloses_positive_volume_with_every_face() {
+        let mk = |f: TubeFn| {
+            f(
+                &[Vec3::ZERO, Vec3::NEG_Y],
+                5,
+                6,
+                Vec3::X,
+                &|_| Section { rx: 0.1, rz: 0.1 },
+                &|_, _| rigid(0),
+            )
+        };
+        let out = mk(tube_outward);
+        assert!(volume(&out) > 0.0);
+        // A step of 1 cm along every face's normal leaves the solid (the
+        // hexagonal prism y ∈ [-1, 0], inscribed radius 0.1·cos 30°).
+        for t in out.indices.chunks(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| out.positions[t[k] as usize]);
+            let q = (a + b + c) / 3.0 + (b - a).cross(c - a).normalize() * 0.01;
+            let radial = Vec3::new(q.x, 0.0, q.z).length();
+            assert!(
+                radial > 0.1 * 0.866 || q.y > 0.0 || q.y < -1.0,
+                "face {t:?} faces inward"
+            );
+        }
+        // The older builder's walls face inward.
+        assert!(volume(&mk(tube)) < 0.0);
     }
 }

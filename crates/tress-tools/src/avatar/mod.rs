@@ -6,7 +6,11 @@
 //!   long front locks over the chest) plus an **unrigged** ponytail mesh under
 //!   the head for the hair fitter;
 //! - [`Variant::Layered`]: twelve locks with over 10,000 hair vertices, the
-//!   stress case.
+//!   stress case;
+//! - [`Variant::Skirt`]: the standard avatar plus a skirt of sixteen spring
+//!   chains from the hips and thigh and shin capsules ([`skirt`]). A variant
+//!   of its own, so the figures and golden values measured on the other two
+//!   stay as they are.
 //!
 //! Output is deterministic: the same code gives the same bytes on every run
 //! and machine (libm float functions, sorted JSON keys), which a test checks
@@ -15,6 +19,7 @@
 //! - [`geometry`]: tubes and spheres with skin weights.
 //! - [`skeleton`]: the humanoid bones and body meshes.
 //! - [`hair`]: lock growth and the ponytail.
+//! - [`skirt`]: the skirt's chains, cloth, leg capsules and limits.
 //! - [`plain`]: a plain glTF humanoid (no VRM) with four chains under the head.
 //! - [`groom_asset`]: the 6,000 × 16 strand groom, written as TressFX.
 
@@ -23,6 +28,7 @@ pub mod groom_asset;
 pub mod hair;
 pub mod plain;
 pub mod skeleton;
+pub mod skirt;
 mod vrm_json;
 
 use std::path::{Path, PathBuf};
@@ -43,6 +49,8 @@ pub enum Variant {
     Standard,
     /// Twelve locks, over 10,000 hair vertices.
     Layered,
+    /// The standard hair plus a skirt ([`skirt`]).
+    Skirt,
 }
 
 impl Variant {
@@ -52,6 +60,7 @@ impl Variant {
         match self {
             Variant::Standard => "tress_avatar.vrm",
             Variant::Layered => "tress_avatar_layered.vrm",
+            Variant::Skirt => "tress_avatar_skirt.vrm",
         }
     }
 
@@ -104,6 +113,8 @@ pub struct Summary {
     pub chains: usize,
     /// Node count.
     pub nodes: usize,
+    /// Vertices of the skirt's cloth (0 without a skirt).
+    pub skirt_vertices: usize,
 }
 
 /// Generates a variant as VRM 1.0 bytes.
@@ -154,6 +165,32 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         }
         lock_joint_nodes.push(nodes);
     }
+    // Skirt joints: a chain of nodes per column under the hips.
+    let skirt_first_skin = skin_nodes.len();
+    let mut skirt_joint_nodes = Vec::new();
+    if variant == Variant::Skirt {
+        let hips_pos = Vec3::from_array(BONES[b::HIPS].pos);
+        for (c, joints) in skirt::chain_joints().iter().enumerate() {
+            let mut parent = bone_nodes[b::HIPS];
+            let mut parent_pos = hips_pos;
+            let mut nodes = Vec::new();
+            for (k, &p) in joints.iter().enumerate() {
+                let name = if k + 1 == joints.len() {
+                    format!("Skirt{c:02}_tip")
+                } else {
+                    format!("Skirt{c:02}_{k}")
+                };
+                let n = g.add_node(&name, p - parent_pos, Quat::IDENTITY);
+                g.add_child(parent, n);
+                nodes.push(n);
+                skin_nodes.push(n);
+                skin_pos.push(p);
+                parent = n;
+                parent_pos = p;
+            }
+            skirt_joint_nodes.push(nodes);
+        }
+    }
     let ibms: Vec<Mat4> = skin_pos
         .iter()
         .map(|p| Mat4::from_translation(-*p))
@@ -163,10 +200,17 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
     let skin_mat = g.add_material("Skin", [0.93, 0.78, 0.68, 1.0], 0.7);
     let shirt_mat = g.add_material("Shirt", [0.18, 0.36, 0.72, 1.0], 0.8);
     let hair_mat = g.add_material("Hair", [0.36, 0.20, 0.11, 1.0], 0.45);
+    let skirt_mat =
+        (variant == Variant::Skirt).then(|| g.add_material("Skirt", [0.62, 0.12, 0.16, 1.0], 0.85));
 
-    let mut body = skeleton::limbs();
+    let tube_fn: geometry::TubeFn = if variant == Variant::Skirt {
+        geometry::tube_outward
+    } else {
+        tube
+    };
+    let mut body = skeleton::limbs(tube_fn, variant == Variant::Skirt);
     body.material = Some(skin_mat);
-    let mut shirt = skeleton::shirt();
+    let mut shirt = skeleton::shirt(tube_fn);
     shirt.material = Some(shirt_mat);
     let body_mesh = g.add_mesh("Body", &[("body", &body), ("shirt", &shirt)]);
     let body_node = g.add_node("Body", Vec3::ZERO, Quat::IDENTITY);
@@ -184,7 +228,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
 
     // Layered locks get denser meshes: that variant is the vertex stress case.
     let (rings, sides) = match variant {
-        Variant::Standard => (30, 8),
+        Variant::Standard | Variant::Skirt => (30, 8),
         Variant::Layered => (90, 10),
     };
     for (lock, &first) in locks.iter().zip(&lock_first_skin) {
@@ -201,7 +245,17 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         g.add_child(root, node);
     }
 
-    if variant == Variant::Standard {
+    if let Some(mat) = skirt_mat {
+        let mut cloth = skirt::mesh(skirt_first_skin);
+        cloth.material = Some(mat);
+        summary.skirt_vertices = cloth.positions.len();
+        let mesh = g.add_mesh("Skirt", &[("skirt", &cloth)]);
+        let node = g.add_node("SkirtMesh", Vec3::ZERO, Quat::IDENTITY);
+        g.set_node_mesh(node, mesh, Some(skin));
+        g.add_child(root, node);
+    }
+
+    if variant != Variant::Layered {
         let mut pony = ponytail_mesh(head_pos);
         pony.material = Some(hair_mat);
         summary.ponytail_vertices = pony.positions.len();
@@ -212,9 +266,12 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         g.add_child(bone_nodes[b::HEAD], node);
     }
 
-    summary.chains = locks.len();
+    summary.chains = locks.len() + skirt_joint_nodes.len();
     summary.nodes = g.node_count();
-    let ext = vrm_json::extensions(&bone_nodes, &locks, &lock_joint_nodes);
+    if !skirt_joint_nodes.is_empty() {
+        g.use_extension(vrm_json::LIMIT_EXTENSION);
+    }
+    let ext = vrm_json::extensions(&bone_nodes, &locks, &lock_joint_nodes, &skirt_joint_nodes);
     (g.to_glb("Tress avatar generator", ext), summary)
 }
 
@@ -289,6 +346,7 @@ pub fn asset_files() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         (Variant::Standard.file_name(), build(Variant::Standard).0),
         (Variant::Layered.file_name(), build(Variant::Layered).0),
+        (Variant::Skirt.file_name(), build(Variant::Skirt).0),
         (groom_asset::GROOM_FILE, groom_asset::build_groom()),
         (plain::FILE, plain::build()),
     ]

@@ -96,7 +96,7 @@ pub fn build() -> Vec<u8> {
 
     // The built-in avatar's limbs, with a coarser trunk and head than its
     // own so the committed file stays small.
-    let mut body = skeleton::limbs();
+    let mut body = skeleton::limbs(super::geometry::tube, false);
     body.material = Some(skin_mat);
     let mut torso = tube(
         &[Vec3::new(0.0, 0.86, 0.0), Vec3::new(0.0, 1.44, 0.0)],

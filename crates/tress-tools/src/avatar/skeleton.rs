@@ -7,7 +7,7 @@
 use glam::Vec3;
 use tress_core::math::ops;
 
-use super::geometry::{Influence, Section, blend, rigid, sphere, tube};
+use super::geometry::{Influence, Section, TubeFn, blend, rigid, sphere};
 use tress_vrm::gltf_out::Primitive;
 
 /// One bone: glTF node name, VRM 1.0 humanoid name, parent, world position.
@@ -180,9 +180,35 @@ pub(super) fn by_height(y: f32, bones: &[usize], band: f32) -> Influence {
     rigid(j(bones[k]))
 }
 
-/// The torso, a separate "shirt" primitive skinned to hips, spine and chest.
+/// Blend weights along a hanging run of bones (a leg: sorted by height,
+/// each bone owning the part below its origin down to the next bone),
+/// blending within `band` of each inner joint.
+///
+/// [`by_height`] gives each bone the part *above* its origin, right for a
+/// spine but not for a leg, where it skins the thigh to the shin bone and
+/// the shin to the foot; the first two avatars keep that (their bytes and
+/// figures stay), the skirt variant, whose measurement is against the
+/// legs, uses this.
+pub(super) fn hanging(y: f32, bones: &[usize], band: f32) -> Influence {
+    for w in bones.windows(2) {
+        let joint = pos(w[0]).y;
+        if (y - joint).abs() < band {
+            return blend(j(w[0]), j(w[1]), (y - (joint - band)) / (2.0 * band));
+        }
+    }
+    let owner = bones
+        .iter()
+        .copied()
+        .find(|&b| pos(b).y > y)
+        .or_else(|| bones.last().copied())
+        .unwrap_or(b::HIPS);
+    rigid(j(owner))
+}
+
+/// The torso, a separate "shirt" primitive skinned to hips, spine and chest,
+/// built with `tube` ([`TubeFn`]).
 #[must_use]
-pub fn shirt() -> Primitive {
+pub fn shirt(tube: TubeFn) -> Primitive {
     let path = [Vec3::new(0.0, 0.86, 0.0), Vec3::new(0.0, 1.46, 0.0)];
     tube(
         &path,
@@ -208,9 +234,11 @@ pub fn shirt() -> Primitive {
     )
 }
 
-/// Limbs and neck as one "body" primitive.
+/// Limbs and neck as one "body" primitive, built with `tube` ([`TubeFn`]);
+/// `hanging_legs` gives each leg bone the part below its origin (the thigh to the
+/// upper leg) instead of the part above it, which the first two avatars keep.
 #[must_use]
-pub fn limbs() -> Primitive {
+pub fn limbs(tube: TubeFn, hanging_legs: bool) -> Primitive {
     let mut body = Primitive::default();
     // Neck: a short tube blending into the head at the top.
     body.append(&tube(
@@ -271,7 +299,13 @@ pub fn limbs() -> Primitive {
                 let r = 0.075 - 0.035 * s;
                 Section { rx: r, rz: r }
             },
-            &|_, p| by_height(p.y, &[foot, ll, ul, b::HIPS], 0.04),
+            &|_, p| {
+                if hanging_legs {
+                    hanging(p.y, &[foot, ll, ul], 0.04)
+                } else {
+                    by_height(p.y, &[foot, ll, ul, b::HIPS], 0.04)
+                }
+            },
         ));
         body.append(&tube(
             &[Vec3::new(x, 0.04, -0.04), Vec3::new(x, 0.04, 0.16)],
@@ -332,6 +366,33 @@ pub fn hair_cap() -> Primitive {
         .collect();
     cap.indices = tris;
     cap
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hanging_legs_skin_the_thigh_to_the_upper_leg() {
+        let leg = [b::L_FOOT, b::L_LOWER_LEG, b::L_UPPER_LEG];
+        // Mid-thigh, mid-shin, the foot, and halfway at the knee.
+        assert_eq!(hanging(0.70, &leg, 0.04), rigid(j(b::L_UPPER_LEG)));
+        assert_eq!(hanging(0.30, &leg, 0.04), rigid(j(b::L_LOWER_LEG)));
+        assert_eq!(hanging(0.05, &leg, 0.04)[0].0, j(b::L_FOOT));
+        let knee = hanging(0.50, &leg, 0.04);
+        assert_eq!(knee[0].0, j(b::L_LOWER_LEG));
+        assert!((knee[0].1 - 0.5).abs() < 1e-5, "{knee:?}");
+        assert_eq!(knee[1].0, j(b::L_UPPER_LEG));
+        // What the older rule does with the thigh, kept for the first two avatars.
+        assert_eq!(
+            by_height(
+                0.70,
+                &[b::L_FOOT, b::L_LOWER_LEG, b::L_UPPER_LEG, b::HIPS],
+                0.04
+            ),
+            rigid(j(b::L_LOWER_LEG))
+        );
+    }
 }
 
 /// A collider of the generated avatar in model space, with where it hangs.

@@ -2,13 +2,36 @@
 
 use serde_json::{Map, Value, json};
 
-use super::hair::Lock;
-use super::skeleton::{BONES, COLLIDERS};
+use super::hair::{Lock, SpringParams};
+use super::skeleton::{BONES, COLLIDERS, ColliderDef};
+use super::skirt;
 
+/// The angle-limit extension the skirt's joints carry (draft).
+pub(super) const LIMIT_EXTENSION: &str = "VRMC_springBone_limit";
+
+fn collider_json(c: &ColliderDef, bone_nodes: &[usize]) -> Value {
+    let shape = if c.offset == c.tail {
+        json!({ "sphere": { "offset": c.offset.to_array(), "radius": c.radius } })
+    } else {
+        json!({ "capsule": { "offset": c.offset.to_array(), "radius": c.radius,
+            "tail": c.tail.to_array() } })
+    };
+    json!({ "node": bone_nodes[c.bone], "shape": shape })
+}
+
+fn joint_json(node: usize, s: SpringParams) -> Value {
+    json!({ "node": node, "hitRadius": s.hit_radius, "stiffness": s.stiffness,
+        "gravityPower": s.gravity, "gravityDir": [0.0, -1.0, 0.0],
+        "dragForce": s.drag })
+}
+
+/// `skirt_nodes`: one list of joint nodes per skirt chain (empty: no skirt,
+/// and the document is as it was before skirts existed).
 pub(super) fn extensions(
     bone_nodes: &[usize],
     locks: &[Lock],
     lock_nodes: &[Vec<usize>],
+    skirt_nodes: &[Vec<usize>],
 ) -> Map<String, Value> {
     let mut human_bones = Map::new();
     for (bone, &node) in BONES.iter().zip(bone_nodes) {
@@ -36,36 +59,21 @@ pub(super) fn extensions(
         "humanoid": { "humanBones": human_bones },
     });
 
-    let colliders: Vec<Value> = COLLIDERS
+    let mut colliders: Vec<Value> = COLLIDERS
         .iter()
-        .map(|c| {
-            let shape = if c.offset == c.tail {
-                json!({ "sphere": { "offset": c.offset.to_array(), "radius": c.radius } })
-            } else {
-                json!({ "capsule": { "offset": c.offset.to_array(), "radius": c.radius,
-                    "tail": c.tail.to_array() } })
-            };
-            json!({ "node": bone_nodes[c.bone], "shape": shape })
-        })
+        .map(|c| collider_json(c, bone_nodes))
         .collect();
     let group = |head: bool| -> Vec<usize> {
         (0..COLLIDERS.len())
             .filter(|&i| COLLIDERS[i].head_group == head)
             .collect()
     };
-    let springs: Vec<Value> = locks
+    let mut springs: Vec<Value> = locks
         .iter()
         .zip(lock_nodes)
         .map(|(lock, nodes)| {
             let s = lock.def.spring;
-            let joints: Vec<Value> = nodes
-                .iter()
-                .map(|&n| {
-                    json!({ "node": n, "hitRadius": s.hit_radius, "stiffness": s.stiffness,
-                        "gravityPower": s.gravity, "gravityDir": [0.0, -1.0, 0.0],
-                        "dragForce": s.drag })
-                })
-                .collect();
+            let joints: Vec<Value> = nodes.iter().map(|&n| joint_json(n, s)).collect();
             let groups: Vec<usize> = if lock.def.body_colliders {
                 vec![0, 1]
             } else {
@@ -74,13 +82,49 @@ pub(super) fn extensions(
             json!({ "name": lock.def.name, "joints": joints, "colliderGroups": groups })
         })
         .collect();
+    let mut groups = vec![
+        json!({ "name": "Head", "colliders": group(true) }),
+        json!({ "name": "Body", "colliders": group(false) }),
+    ];
+    if !skirt_nodes.is_empty() {
+        let first = colliders.len();
+        colliders.extend(
+            skirt::LEG_COLLIDERS
+                .iter()
+                .map(|c| collider_json(c, bone_nodes)),
+        );
+        let legs: Vec<usize> = (first..colliders.len()).collect();
+        groups.push(json!({ "name": "Legs", "colliders": legs }));
+        let legs_group = groups.len() - 1;
+        for (c, nodes) in skirt_nodes.iter().enumerate() {
+            let joints: Vec<Value> = nodes
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| {
+                    let mut j = joint_json(n, skirt::SPRING);
+                    // The tip is only a tail: the draft ignores a limit there.
+                    if k + 1 < nodes.len() {
+                        let deg = if k == 0 {
+                            skirt::ROOT_CONE_DEG
+                        } else {
+                            skirt::JOINT_CONE_DEG
+                        };
+                        j["extensions"] = json!({ LIMIT_EXTENSION: {
+                            "specVersion": "1.0-draft",
+                            "limit": { "cone": { "angle": deg.to_radians() } },
+                        } });
+                    }
+                    j
+                })
+                .collect();
+            springs.push(json!({ "name": format!("Skirt{c:02}"), "joints": joints,
+                "colliderGroups": [legs_group] }));
+        }
+    }
     let spring = json!({
         "specVersion": "1.0",
         "colliders": colliders,
-        "colliderGroups": [
-            { "name": "Head", "colliders": group(true) },
-            { "name": "Body", "colliders": group(false) },
-        ],
+        "colliderGroups": groups,
         "springs": springs,
     });
     let mut ext = Map::new();

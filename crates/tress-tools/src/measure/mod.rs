@@ -31,7 +31,7 @@ use glam::Vec3;
 use serde::Serialize;
 use tress_core::spring::Mode;
 
-pub use motion::Motion;
+pub use motion::{ClipMotion, Motion};
 pub use run::{Feed, RunReport, Swing};
 pub use tress_rig::skin::MeshSet;
 
@@ -121,6 +121,13 @@ pub struct MeasureOptions {
     /// Wind on the hair for the whole run (calm by default); gusts follow
     /// simulated time, so every frame rate sees the same wind.
     pub wind: tress_core::spring::Wind,
+    /// A retargeted body clip to play instead of [`MeasureOptions::motion`]
+    /// (the head is then moved by the clip alone).
+    pub clip: Option<ClipMotion>,
+    /// Meshes whose hair vertices count for penetration (empty: every
+    /// hair mesh), e.g. only the skirt when the arms of a dance pass
+    /// through the head's locks.
+    pub inside_meshes: Vec<String>,
 }
 
 impl Default for MeasureOptions {
@@ -138,6 +145,8 @@ impl Default for MeasureOptions {
             drape: RigOptions::default().drape,
             rigid_hair: false,
             wind: tress_core::spring::Wind::default(),
+            clip: None,
+            inside_meshes: Vec::new(),
         }
     }
 }
@@ -232,6 +241,19 @@ pub struct MeshSummary {
     pub notes: Vec<String>,
 }
 
+/// The body clip a measurement played ([`ClipMotion`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClipInfo {
+    /// Its name.
+    pub name: String,
+    /// One pass, seconds.
+    pub clip_s: f64,
+    /// Passes played.
+    pub passes: u32,
+    /// Ease-in from the rest pose, seconds.
+    pub ease_in_s: f64,
+}
+
 /// Everything [`measure`] found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -243,8 +265,10 @@ pub struct Report {
     pub wind_strength: f32,
     /// Where the wind blew to (unit, world space; zero when calm).
     pub wind_direction: [f32; 3],
-    /// The motion played.
+    /// The motion played (unused when `clip` is set).
     pub motion: Motion,
+    /// The body clip played instead, if any.
+    pub clip: Option<ClipInfo>,
     /// Simulated chains.
     pub chains: usize,
     /// Simulated joints.
@@ -365,6 +389,8 @@ pub fn measure_with_progress(
         stretch_meshes: &opts.stretch_meshes,
         rigid_hair: opts.rigid_hair,
         wind: opts.wind,
+        clip: opts.clip.as_ref(),
+        inside_meshes: &opts.inside_meshes,
     };
     let mut runs = Vec::new();
     let mut joints = Vec::new();
@@ -416,6 +442,12 @@ pub fn measure_with_progress(
         wind_strength: opts.wind.sanitized().strength,
         wind_direction: opts.wind.sanitized().direction.to_array(),
         motion: opts.motion,
+        clip: opts.clip.as_ref().map(|c| ClipInfo {
+            name: c.name.clone(),
+            clip_s: c.clip_s,
+            passes: c.passes,
+            ease_in_s: c.ease_in_s,
+        }),
         chains: probe.chains.len(),
         joints: probe.joint_count(),
         mesh: MeshSummary {

@@ -11,7 +11,9 @@ use glam::{Mat4, Quat, Vec3};
 use serde::Serialize;
 use tress_core::math::ops;
 
-use tress_vrm::model::Avatar;
+use tress_rig::anim::Clip;
+use tress_rig::anim::sample::{Local as ClipLocal, local_pose};
+use tress_vrm::model::{Animation, Avatar};
 
 /// The head motion of the standard run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -73,6 +75,85 @@ impl Motion {
     }
 }
 
+/// A retargeted body clip played instead of the standard head motion
+/// (`tress measure --anim FILE --clip NAME`): the body eases from the rest
+/// pose into the clip's first frame over [`ClipMotion::ease_in_s`] (smooth
+/// step), then the clip plays [`ClipMotion::passes`] times back to back.
+///
+/// The ease-in is measured like the rest: it is the motion of an avatar
+/// that starts at rest and sits or crouches, and it lets the springs start
+/// from their rest shape rather than inside a body already posed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipMotion {
+    /// The clip's name.
+    pub name: String,
+    /// The clip on the measured avatar's nodes.
+    pub animation: Animation,
+    /// One pass, seconds.
+    pub clip_s: f64,
+    /// Passes played.
+    pub passes: u32,
+    /// Seconds of easing from rest into the first frame.
+    pub ease_in_s: f64,
+    /// Nodes the clip animates.
+    nodes: Vec<usize>,
+}
+
+impl ClipMotion {
+    /// `clip` (retargeted onto the measured avatar) played `passes` times
+    /// after a 1 s ease-in.
+    #[must_use]
+    pub fn new(clip: &Clip, passes: u32) -> Self {
+        let animation = clip.to_animation();
+        let mut nodes: Vec<usize> = animation.channels.iter().map(|c| c.node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        Self {
+            name: clip.name.clone(),
+            clip_s: f64::from(clip.duration()),
+            animation,
+            passes: passes.max(1),
+            ease_in_s: 1.0,
+            nodes,
+        }
+    }
+
+    /// Total length, seconds.
+    #[must_use]
+    pub fn duration(&self) -> f64 {
+        self.ease_in_s + self.clip_s * f64::from(self.passes)
+    }
+
+    /// Local transforms of the animated nodes at time `t` into `out` (every
+    /// node, from `rest`), using `scratch`.
+    fn pose_into(
+        &self,
+        avatar: &Avatar,
+        t: f64,
+        rest: &[Local],
+        out: &mut [Local],
+        scratch: &mut Vec<ClipLocal>,
+    ) {
+        let (clip_t, ease) = if t < self.ease_in_s {
+            let f = (t / self.ease_in_s).clamp(0.0, 1.0) as f32;
+            (0.0, f * f * (3.0 - 2.0 * f))
+        } else if self.clip_s > 0.0 {
+            (((t - self.ease_in_s) % self.clip_s) as f32, 1.0)
+        } else {
+            (0.0, 1.0)
+        };
+        local_pose(avatar, &self.animation, clip_t, scratch);
+        for &n in &self.nodes {
+            let (Some(slot), Some(posed), Some(r)) = (out.get_mut(n), scratch.get(n), rest.get(n))
+            else {
+                continue;
+            };
+            slot.rotation = tress_core::constraint::slerp(r.rotation, posed.rotation, ease);
+            slot.translation = r.translation.lerp(posed.translation, ease);
+        }
+    }
+}
+
 /// One node's local transform.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Local {
@@ -100,6 +181,8 @@ pub struct Skeleton {
     /// Node that carries the sway, and the world X axis in its parent's space.
     sway_node: usize,
     sway_axis: Vec3,
+    /// Scratch for sampling a clip.
+    scratch: Vec<ClipLocal>,
 }
 
 impl Skeleton {
@@ -146,7 +229,14 @@ impl Skeleton {
             head_parent_rot,
             sway_node,
             sway_axis,
+            scratch: Vec::new(),
         }
+    }
+
+    /// Poses the nodes `clip` animates for time `t` (other nodes keep their
+    /// current locals, e.g. the spring joints' last solver output).
+    pub fn pose_clip_at(&mut self, avatar: &Avatar, clip: &ClipMotion, t: f64) {
+        clip.pose_into(avatar, t, &self.rest, &mut self.locals, &mut self.scratch);
     }
 
     /// Poses the head and the sway node for time `t` (other nodes keep their

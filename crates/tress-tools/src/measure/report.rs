@@ -47,16 +47,24 @@ pub fn summary(report: &Report) -> String {
             report.wind_strength
         );
     }
-    let _ = writeln!(
-        out,
-        "motion: yaw ±{}° at {} Hz, sway ±{} cm at {} Hz for {} s, then {} s still",
-        m.yaw_deg,
-        m.yaw_hz,
-        m.sway_m * 100.0,
-        m.sway_hz,
-        m.move_s,
-        m.still_s
-    );
+    if let Some(c) = &report.clip {
+        let _ = writeln!(
+            out,
+            "motion: clip {} ({:.2} s) played {} times after a {} s ease-in from rest",
+            c.name, c.clip_s, c.passes, c.ease_in_s
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "motion: yaw ±{}° at {} Hz, sway ±{} cm at {} Hz for {} s, then {} s still",
+            m.yaw_deg,
+            m.yaw_hz,
+            m.sway_m * 100.0,
+            m.sway_hz,
+            m.move_s,
+            m.still_s
+        );
+    }
     let _ = writeln!(
         out,
         "mesh: {} hair vertices, {} hair triangles, {} body triangles",

@@ -11,7 +11,7 @@ use glam::Vec3;
 use serde::Serialize;
 use tress_core::spring::JointOutput;
 
-use super::motion::{Motion, Skeleton};
+use super::motion::{ClipMotion, Motion, Skeleton};
 use super::penetration::{Penetration, PenetrationReport};
 use super::stretch::{Stretch, StretchReport};
 use tress_rig::skin::MeshSet;
@@ -115,6 +115,34 @@ pub struct Setup<'a> {
     pub rigid_hair: bool,
     /// The wind ([`MeasureOptions::wind`](super::MeasureOptions::wind)).
     pub wind: tress_core::spring::Wind,
+    /// A body clip played instead of `motion`
+    /// ([`MeasureOptions::clip`](super::MeasureOptions::clip)).
+    pub clip: Option<&'a ClipMotion>,
+    /// Hair meshes whose vertices count for penetration (empty: all).
+    pub inside_meshes: &'a [String],
+}
+
+impl Setup<'_> {
+    /// Length of the run, seconds.
+    #[must_use]
+    pub fn duration(&self) -> f64 {
+        self.clip
+            .map_or_else(|| self.motion.duration(), ClipMotion::duration)
+    }
+
+    /// End of the movement (swing is measured until then), seconds: a clip
+    /// moves all the way.
+    #[must_use]
+    pub fn moving_until(&self) -> f64 {
+        self.clip.map_or(self.motion.move_s, ClipMotion::duration)
+    }
+
+    fn pose(&self, skel: &mut Skeleton, t: f64) {
+        match self.clip {
+            Some(c) => skel.pose_clip_at(self.avatar, c, t),
+            None => skel.pose_at(self.motion, t),
+        }
+    }
 }
 
 /// Joint origins, roots and tips of every chain as the skeleton `world`
@@ -175,7 +203,20 @@ pub fn run(
         .collect();
 
     let mut stretch = mesh.map(|(m, rest)| Stretch::new_in(m, rest, setup.stretch_meshes));
-    let mut penetration = mesh.map(|(m, rest)| Penetration::new(m, rest));
+    // Penetration over the chosen meshes' hair only: the same set with
+    // its hair list cut down (vertex numbering unchanged).
+    let inside: Option<MeshSet> = mesh
+        .filter(|_| !setup.inside_meshes.is_empty())
+        .map(|(m, _)| {
+            let mut only = m.clone();
+            only.hair.retain(|&v| {
+                m.locate(v)
+                    .is_some_and(|(part, _)| setup.inside_meshes.contains(&part.mesh))
+            });
+            only
+        });
+    let mut penetration =
+        mesh.map(|(m, rest)| Penetration::new(inside.as_ref().unwrap_or(m), rest));
     let to_skin: Vec<u32> = match (&stretch, mesh) {
         (Some(s), Some((m, _))) => {
             let mut v = s.vertices();
@@ -189,9 +230,9 @@ pub fn run(
     };
 
     let fps = fps.max(1);
-    let frames = (setup.motion.duration() * f64::from(fps)).round() as usize;
+    let frames = (setup.duration() * f64::from(fps)).round() as usize;
     let dt = 1.0 / fps as f32;
-    let settle_from = setup.motion.duration() - setup.settle_window_s;
+    let settle_from = setup.duration() - setup.settle_window_s;
     let mut world = Vec::new();
     let mut probe_world = Vec::new();
     let mut buf = vec![JointOutput::default(); 64];
@@ -210,7 +251,7 @@ pub fn run(
     for k in 0..=frames {
         let t = k as f64 / f64::from(fps);
         if k > 0 {
-            skel.pose_at(setup.motion, t);
+            setup.pose(&mut skel, t);
             match feed {
                 Feed::Frames => {
                     skel.world_into(&mut world);
@@ -225,7 +266,7 @@ pub fn run(
                     let frame_nodes = rig.frame_nodes.clone();
                     rig.world.advance_sampled(dt, |frame, n| {
                         if cached != Some(n) {
-                            probe.pose_at(setup.motion, n as f64 / 120.0);
+                            setup.pose(&mut probe, n as f64 / 120.0);
                             probe.world_into(&mut probe_world);
                             cached = Some(n);
                         }
@@ -279,7 +320,7 @@ pub fn run(
                 .zip(&tips)
                 .map(|(c, &tip)| frame_pose(&world, c.attachment).inverse_transform_point(tip))
                 .collect();
-        } else if t <= setup.motion.move_s + 1e-9 {
+        } else if t <= setup.moving_until() + 1e-9 {
             for (ci, (c, &tip)) in rig.chains.iter().zip(&tips).enumerate() {
                 let carried = frame_pose(&world, c.attachment).transform_point(rest_tips[ci]);
                 let d = tip.distance(carried);
@@ -303,7 +344,7 @@ pub fn run(
             m.joint_matrices_into(&world, &mut joint_matrices);
             m.skin(&joint_matrices, &to_skin, &mut pos);
             s.sample(&pos);
-            p.sample(m, &pos, t);
+            p.sample(inside.as_ref().unwrap_or(m), &pos, t);
         }
     }
     let chain_name = |ci: usize| {
@@ -338,7 +379,7 @@ pub fn run(
         }),
         penetration: mesh
             .zip(penetration.as_ref())
-            .map(|((m, _), p)| p.report(m)),
+            .map(|((m, _), p)| p.report(inside.as_ref().unwrap_or(m))),
         seconds: started.elapsed().as_secs_f64(),
     };
     Ok(RunOutput {

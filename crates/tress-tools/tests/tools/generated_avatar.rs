@@ -11,7 +11,7 @@ fn json_of(glb: &[u8]) -> serde_json::Value {
 
 #[test]
 fn generated_avatars_load_with_their_counts() {
-    for v in [Variant::Standard, Variant::Layered] {
+    for v in [Variant::Standard, Variant::Layered, Variant::Skirt] {
         let (bytes, summary) = build(v);
         let j = json_of(&bytes);
         let a = tress_vrm::load_bytes(&bytes, None).unwrap_or_else(|e| panic!("{v:?}: {e}"));
@@ -22,10 +22,43 @@ fn generated_avatars_load_with_their_counts() {
             .unwrap();
         assert_eq!(a.springs.chains.len(), springs.len(), "{v:?}");
         assert_eq!(a.springs.chains.len(), summary.chains, "{v:?}");
-        assert!(
-            a.springs.chains.iter().all(|c| c.is_head_hair()),
+        // The skirt's chains hang from the hips; every other chain is a lock.
+        let skirt = a
+            .springs
+            .chains
+            .iter()
+            .filter(|c| a.nodes[c.joints[0].node].name.starts_with("Skirt"))
+            .count();
+        let expected_skirt = if v == Variant::Skirt {
+            tress_tools::avatar::skirt::CHAINS
+        } else {
+            0
+        };
+        assert_eq!(skirt, expected_skirt, "{v:?}");
+        assert_eq!(
+            a.springs.chains.iter().filter(|c| c.is_head_hair()).count(),
+            a.springs.chains.len() - skirt,
             "{v:?}: every lock is head hair"
         );
+        if v == Variant::Skirt {
+            // Every skirt joint but the tip carries its cone limit.
+            let limited = a
+                .springs
+                .chains
+                .iter()
+                .flat_map(|c| &c.joints)
+                .filter(|j| j.limit.is_some())
+                .count();
+            assert_eq!(
+                limited,
+                skirt * (tress_tools::avatar::skirt::PROFILE.len() - 1)
+            );
+            let used = j["extensionsUsed"].as_array().unwrap();
+            assert!(
+                used.iter().any(|e| e == "VRMC_springBone_limit"),
+                "{used:?}"
+            );
+        }
         assert!(a.warnings.is_empty(), "{v:?}: {:#?}", a.warnings);
     }
 }

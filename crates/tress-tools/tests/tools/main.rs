@@ -11,3 +11,4 @@ mod flat_locks;
 mod generated_avatar;
 mod measure;
 mod retarget;
+mod skirt;

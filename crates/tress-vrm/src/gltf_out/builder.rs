@@ -57,6 +57,9 @@ pub struct GltfBuilder {
     bin: Vec<u8>,
     scene_roots: Vec<usize>,
     animations: Vec<Value>,
+    /// Extensions used inside other objects (not at the root), for
+    /// `extensionsUsed`.
+    nested_extensions: Vec<String>,
 }
 
 impl GltfBuilder {
@@ -64,6 +67,15 @@ impl GltfBuilder {
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Lists `name` in `extensionsUsed` though it appears only inside other
+    /// objects (e.g. `VRMC_springBone_limit` on spring joints), as glTF
+    /// requires of every extension a document uses.
+    pub fn use_extension(&mut self, name: &str) {
+        if !self.nested_extensions.iter().any(|n| n == name) {
+            self.nested_extensions.push(name.to_owned());
+        }
     }
 
     /// Adds a node with a name and rest transform; returns its index.
@@ -293,9 +305,12 @@ impl GltfBuilder {
         if !self.animations.is_empty() {
             doc["animations"] = json!(self.animations);
         }
-        if !extensions.is_empty() {
-            let used: Vec<&String> = extensions.keys().collect();
+        if !extensions.is_empty() || !self.nested_extensions.is_empty() {
+            let mut used: Vec<&String> = extensions.keys().collect();
+            used.extend(&self.nested_extensions);
             doc["extensionsUsed"] = json!(used);
+        }
+        if !extensions.is_empty() {
             doc["extensions"] = Value::Object(extensions);
         }
         let mut bin = self.bin.clone();

@@ -1,0 +1,344 @@
+//! The skirt of [`Variant::Skirt`](super::Variant::Skirt): a ring of spring
+//! chains hung from the hips over one skinned cone of cloth, and the thigh
+//! and shin capsules that keep it off the legs.
+//!
+//! The cloth is a flared ring (an A-line mini skirt) described by its profile
+//! ([`PROFILE`]): each row of joints is an ellipse around the hips at one
+//! height. Chain `c` hangs at angle `2π c / CHAINS` from the front (+Z)
+//! towards the avatar's left (+X), one joint per profile row, the last a tip
+//! at the hem. Every cloth vertex is skinned to the two chains either side of
+//! it and, along them, to the bones around its height, so the cloth between
+//! chains follows both.
+//!
+//! Design numbers and why:
+//! - the hem sits 30 cm below the hips bone with a 31 × 28.5 cm radius, so a
+//!   thigh swung 30° forward in a walk (its front 15 + 7 cm ahead of the hip
+//!   at the hem's height) stays inside it: the skirt is pushed by the legs in
+//!   kicks, crouches and sitting, not at every step (a 25 × 21 cm hem, tried
+//!   first, was pushed in the dance too: skirt p99 stretch 69 % against 25 %);
+//! - the thigh capsules are wider than the leg mesh (8 cm against 7.5 cm at
+//!   the top) and almost meet between the legs, so a chain pressed down
+//!   onto the lap in a sitting pose rests on them instead of falling into
+//!   the gap, where the cloth beside it would cut through a thigh;
+//! - cone limits ([`ROOT_CONE_DEG`], [`JOINT_CONE_DEG`]) let the front lift
+//!   level over raised thighs but never fold the cloth up past that.
+
+use glam::{Mat4, Vec3};
+use tress_core::math::ops;
+
+use super::geometry::Influence;
+use super::hair::SpringParams;
+use super::skeleton::{BONES, ColliderDef, b};
+use tress_vrm::gltf_out::Primitive;
+
+/// Spring chains around the hips.
+pub const CHAINS: usize = 16;
+
+/// One ring of joints: its height and its ellipse's half-axes (metres).
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// Height (model space).
+    pub y: f32,
+    /// Half-axis along X (sideways).
+    pub rx: f32,
+    /// Half-axis along Z (front-back).
+    pub rz: f32,
+}
+
+/// The skirt's rows of joints, waist first, hem last: three segments per chain.
+pub const PROFILE: [Row; 4] = [
+    Row {
+        y: 0.97,
+        rx: 0.150,
+        rz: 0.115,
+    },
+    Row {
+        y: 0.87,
+        rx: 0.215,
+        rz: 0.185,
+    },
+    Row {
+        y: 0.76,
+        rx: 0.265,
+        rz: 0.240,
+    },
+    Row {
+        y: 0.65,
+        rx: 0.310,
+        rz: 0.285,
+    },
+];
+
+/// Spring values of every skirt joint.
+pub const SPRING: SpringParams = SpringParams {
+    stiffness: 1.0,
+    drag: 0.4,
+    gravity: 0.5,
+    hit_radius: 0.02,
+};
+
+/// Cone half-angle of a chain's first segment around its rest direction
+/// (relative to the hips), degrees: enough to lie level over a thigh
+/// raised to the horizontal (the rest direction is already 24–27° out
+/// from straight down), not enough to fold up into the waist.
+pub const ROOT_CONE_DEG: f32 = 80.0;
+/// Cone half-angle of the later segments relative to the segment above,
+/// degrees: the cloth bends over a knee but never doubles back.
+pub const JOINT_CONE_DEG: f32 = 45.0;
+
+/// Thigh and shin capsules, left then right, then both forearms with the
+/// hands: the skirt's collider group (arms hanging at the sides in a walk
+/// reach the hem).
+pub const LEG_COLLIDERS: [ColliderDef; 6] = [
+    ColliderDef {
+        bone: b::L_UPPER_LEG,
+        offset: Vec3::new(0.0, -0.02, 0.0),
+        tail: Vec3::new(0.0, -0.40, 0.0),
+        radius: 0.08,
+        head_group: false,
+    },
+    ColliderDef {
+        bone: b::L_LOWER_LEG,
+        offset: Vec3::ZERO,
+        tail: Vec3::new(0.0, -0.42, 0.0),
+        radius: 0.065,
+        head_group: false,
+    },
+    ColliderDef {
+        bone: b::R_UPPER_LEG,
+        offset: Vec3::new(0.0, -0.02, 0.0),
+        tail: Vec3::new(0.0, -0.40, 0.0),
+        radius: 0.08,
+        head_group: false,
+    },
+    ColliderDef {
+        bone: b::R_LOWER_LEG,
+        offset: Vec3::ZERO,
+        tail: Vec3::new(0.0, -0.42, 0.0),
+        radius: 0.065,
+        head_group: false,
+    },
+    ColliderDef {
+        bone: b::L_LOWER_ARM,
+        offset: Vec3::ZERO,
+        tail: Vec3::new(0.33, 0.0, 0.0),
+        radius: 0.05,
+        head_group: false,
+    },
+    ColliderDef {
+        bone: b::R_LOWER_ARM,
+        offset: Vec3::ZERO,
+        tail: Vec3::new(-0.33, 0.0, 0.0),
+        radius: 0.05,
+        head_group: false,
+    },
+];
+
+/// Mesh rows per segment and mesh columns between two chains.
+const ROWS_PER_SEGMENT: usize = 8;
+const COLUMNS_PER_GAP: usize = 6;
+
+/// Angle of chain `c` (or of a fractional column), radians from +Z towards +X.
+fn angle(c: f32) -> f32 {
+    core::f32::consts::TAU * c / CHAINS as f32
+}
+
+/// The profile at `s ∈ [0, 1]` along it (rows at `k / 3`), linearly between rows.
+fn row_at(s: f32) -> Row {
+    let segs = (PROFILE.len() - 1) as f32;
+    let f = (s * segs).clamp(0.0, segs);
+    let i = (f as usize).min(PROFILE.len() - 2);
+    let u = f - i as f32;
+    let (a, b) = (PROFILE[i], PROFILE[i + 1]);
+    Row {
+        y: a.y + (b.y - a.y) * u,
+        rx: a.rx + (b.rx - a.rx) * u,
+        rz: a.rz + (b.rz - a.rz) * u,
+    }
+}
+
+fn on_row(r: Row, phi: f32) -> Vec3 {
+    let (s, c) = ops::sin_cos(phi);
+    Vec3::new(r.rx * s, r.y, r.rz * c)
+}
+
+/// The rest position of every chain's joints (model space), chain by chain,
+/// waist first.
+#[must_use]
+pub fn chain_joints() -> Vec<Vec<Vec3>> {
+    (0..CHAINS)
+        .map(|c| {
+            PROFILE
+                .iter()
+                .map(|&r| on_row(r, angle(c as f32)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The world positions of the leg colliders' axis ends at rest.
+#[must_use]
+pub fn leg_capsules_at_rest() -> Vec<(Vec3, Vec3, f32)> {
+    LEG_COLLIDERS
+        .iter()
+        .map(|c| {
+            let at = Vec3::from_array(BONES[c.bone].pos);
+            (at + c.offset, at + c.tail, c.radius)
+        })
+        .collect()
+}
+
+/// The cloth, skinned to the chain joints; `first_joint` is the skin index of
+/// chain 0's first joint, chains following one another, [`PROFILE`]`.len()`
+/// joints each.
+#[must_use]
+pub fn mesh(first_joint: usize) -> Primitive {
+    let segs = PROFILE.len() - 1;
+    let rows = segs * ROWS_PER_SEGMENT;
+    let cols = CHAINS * COLUMNS_PER_GAP;
+    let joint = |chain: usize, k: usize| {
+        u16::try_from(first_joint + (chain % CHAINS) * PROFILE.len() + k)
+            .expect("joint index fits u16")
+    };
+    let mut p = Primitive::default();
+    for r in 0..=rows {
+        let s = r as f32 / rows as f32;
+        let row = row_at(s);
+        // Along a chain: bone i carries segment i; weights blend between
+        // neighbouring bones around each inner joint, as the locks do.
+        let f = s * segs as f32;
+        let i = (f as usize).min(segs - 1);
+        let u = f - i as f32;
+        let (a, bb, t) = if u < 0.5 && i > 0 {
+            (i - 1, i, 0.5 + u)
+        } else if u >= 0.5 && i + 1 < segs {
+            (i, i + 1, u - 0.5)
+        } else {
+            (i, i, 0.0)
+        };
+        for col in 0..cols {
+            let c = col / COLUMNS_PER_GAP;
+            let across = (col % COLUMNS_PER_GAP) as f32 / COLUMNS_PER_GAP as f32;
+            let phi = angle(col as f32 / COLUMNS_PER_GAP as f32);
+            let pos = on_row(row, phi);
+            let (sn, cs) = ops::sin_cos(phi);
+            // Outward, tilted up by the flare of the segment the row lies on.
+            let flare = (PROFILE[i + 1].rx - PROFILE[i].rx) / (PROFILE[i].y - PROFILE[i + 1].y);
+            let normal = Vec3::new(sn, flare, cs).normalize();
+            let inf = skin(
+                [joint(c, a), joint(c, bb), joint(c + 1, a), joint(c + 1, bb)],
+                t,
+                across,
+            );
+            p.positions.push(pos);
+            p.normals.push(normal);
+            p.joints.push([inf[0].0, inf[1].0, inf[2].0, inf[3].0]);
+            p.weights.push([inf[0].1, inf[1].1, inf[2].1, inf[3].1]);
+        }
+    }
+    let at = |r: usize, col: usize| u32::try_from(r * cols + col % cols).expect("fits u32");
+    for r in 0..rows {
+        for col in 0..cols {
+            let (a, bb, c, d) = (
+                at(r, col),
+                at(r, col + 1),
+                at(r + 1, col),
+                at(r + 1, col + 1),
+            );
+            // Counter-clockwise seen from outside.
+            p.indices.extend_from_slice(&[a, c, bb, bb, c, d]);
+        }
+    }
+    p
+}
+
+/// Bilinear weights: `along` between bones 0→1 (and 2→3) of a chain,
+/// `across` from the first chain (0, 1) to the next (2, 3); zero weights
+/// dropped to the front so the first influence always carries weight.
+fn skin(j: [u16; 4], along: f32, across: f32) -> Influence {
+    let w = [
+        (1.0 - across) * (1.0 - along),
+        (1.0 - across) * along,
+        across * (1.0 - along),
+        across * along,
+    ];
+    let mut out: Influence = [(0, 0.0); 4];
+    let mut n = 0;
+    for (k, &wk) in w.iter().enumerate() {
+        if wk > 0.0 {
+            out[n] = (j[k], wk);
+            n += 1;
+        }
+    }
+    out
+}
+
+/// Inverse bind matrices of the skirt joints, as [`chain_joints`] orders them.
+#[must_use]
+pub fn inverse_binds() -> Vec<Mat4> {
+    chain_joints()
+        .iter()
+        .flatten()
+        .map(|p| Mat4::from_translation(-*p))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distance from `p` to the segment `a`–`b`.
+    fn to_axis(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        p.distance(a + ab * t)
+    }
+
+    #[test]
+    fn skirt_starts_clear_of_the_leg_capsules() {
+        // Every joint's hit sphere and every cloth vertex outside every leg
+        // capsule at rest, so nothing starts in contact.
+        let caps = leg_capsules_at_rest();
+        for chain in chain_joints() {
+            for &p in &chain {
+                for &(a, b, r) in &caps {
+                    assert!(to_axis(p, a, b) > r + SPRING.hit_radius, "{p}");
+                }
+            }
+        }
+        for &p in &mesh(0).positions {
+            for &(a, b, r) in &caps {
+                assert!(to_axis(p, a, b) > r, "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn weights_sum_to_one_and_name_existing_joints() {
+        let m = mesh(100);
+        let joints = CHAINS * PROFILE.len();
+        for (j, w) in m.joints.iter().zip(&m.weights) {
+            assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{w:?}");
+            for (&ji, &wi) in j.iter().zip(w) {
+                if wi > 0.0 {
+                    assert!((100..100 + joints).contains(&usize::from(ji)), "{j:?}");
+                }
+            }
+        }
+        assert!(m.indices.iter().all(|&i| (i as usize) < m.positions.len()));
+    }
+
+    #[test]
+    fn chain_joints_lie_on_the_cloth() {
+        // Chain c's joints are the mesh vertices of column c·COLUMNS_PER_GAP
+        // at rows k·ROWS_PER_SEGMENT, so the cloth starts where its bones are.
+        let m = mesh(0);
+        let cols = CHAINS * COLUMNS_PER_GAP;
+        for (c, chain) in chain_joints().iter().enumerate() {
+            for (k, &p) in chain.iter().enumerate() {
+                let v = m.positions[k * ROWS_PER_SEGMENT * cols + c * COLUMNS_PER_GAP];
+                assert!(v.distance(p) < 1e-6, "chain {c} joint {k}: {v} vs {p}");
+            }
+        }
+    }
+}
