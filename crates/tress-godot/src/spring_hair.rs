@@ -16,6 +16,7 @@ use crate::inspector_rig::{self, HandParams};
 use tress_core::math::Vec3;
 
 mod crowd;
+mod crowd_pool;
 mod limits;
 mod motion;
 

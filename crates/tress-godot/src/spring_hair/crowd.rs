@@ -26,13 +26,11 @@
 use core::cell::RefCell;
 use std::time::Instant;
 
+use super::crowd_pool::{OwnedJob, Pool};
+use super::{TressSpringHair, micros_since};
 use godot::classes::Engine;
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
 use godot::prelude::*;
-use tress_core::spring::JointOutput;
-use tress_rig::spring_rig::SpringRig;
-
-use super::{StepJob, TressSpringHair, micros_since};
 
 /// The most threads a crowd steps on (more than any phone or desktop has
 /// cores to give it).
@@ -43,6 +41,8 @@ const MAX_THREADS: i32 = 64;
 struct Crowd {
     threads: usize,
     members: Vec<Gd<TressSpringHair>>,
+    /// The helper threads, while `threads` > 1.
+    pool: Option<Pool>,
     /// Engine process frame of the last shared step.
     stepped_frame: Option<u64>,
     last: CrowdTiming,
@@ -67,6 +67,7 @@ thread_local! {
         RefCell::new(Crowd {
             threads: 1,
             members: Vec::new(),
+            pool: None,
             stepped_frame: None,
             last: CrowdTiming {
                 frame: 0,
@@ -113,7 +114,7 @@ pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool
     let frame = Engine::singleton().get_process_frames();
     let first = CROWD.with_borrow_mut(|c| c.stepped_frame.replace(frame) != Some(frame));
     if first {
-        step_all(me, frame, threads);
+        step_all(me, frame);
     }
     match me.crowd_stepped.take() {
         Some((f, reads, solver)) if f == frame => {
@@ -152,8 +153,8 @@ fn prepare_member(hair: &mut TressSpringHair) -> Option<(f32, f64)> {
 }
 
 /// Prepares every joined hair, `me` (the hair whose update runs now)
-/// included, and steps them on `threads` threads.
-fn step_all(me: &mut TressSpringHair, frame: u64, threads: usize) {
+/// included, and steps them on the pool.
+fn step_all(me: &mut TressSpringHair, frame: u64) {
     let mut members = CROWD.with_borrow(|c| c.members.clone());
     let my_id = me.base().instance_id();
     let reads_start = Instant::now();
@@ -172,92 +173,83 @@ fn step_all(me: &mut TressSpringHair, frame: u64, threads: usize) {
     let reads = micros_since(reads_start);
     let stepped = guards.len() + usize::from(mine.is_some());
     let step_start = Instant::now();
-    {
-        let mut jobs: Vec<StepJob<'_>> = Vec::with_capacity(stepped);
-        if let Some((dt, _)) = mine {
-            jobs.extend(me.step_job(dt));
-        }
-        for (g, (dt, _)) in &mut guards {
-            jobs.extend(g.step_job(*dt));
-        }
-        run_jobs(jobs, threads);
+    let mine_slot = guards.len();
+    let mut jobs = Vec::with_capacity(stepped);
+    for (slot, (g, (dt, _))) in guards.iter_mut().enumerate() {
+        jobs.extend(take_job(g, slot, *dt));
     }
+    if let Some((dt, _)) = mine {
+        jobs.extend(take_job(me, mine_slot, dt));
+    }
+    let (finished, used) = CROWD.with_borrow(|c| match &c.pool {
+        Some(pool) => (pool.run(jobs), pool.threads()),
+        None => {
+            let done = jobs
+                .into_iter()
+                .map(|mut j| {
+                    j.run();
+                    (j.slot, Some(j))
+                })
+                .collect();
+            (done, 1)
+        }
+    });
     let step = micros_since(step_start);
     let share = step / stepped.max(1) as f64;
-    if let Some((_, r)) = mine {
-        me.crowd_stepped = Some((frame, r, share));
-    }
-    for (g, (_, r)) in &mut guards {
-        g.crowd_stepped = Some((frame, *r, share));
+    for (slot, job) in finished {
+        let (hair, reads) = if slot == mine_slot {
+            (&mut *me, mine.map_or(0.0, |m| m.1))
+        } else {
+            let (g, p) = &mut guards[slot];
+            (&mut **g, p.1)
+        };
+        match job {
+            Some(j) => {
+                hair.rig = Some(j.rig);
+                hair.chain_bones = j.chain_bones;
+                hair.scratch_out = j.out;
+                hair.scratch_counts = j.counts;
+                hair.last_substeps = j.substeps;
+                hair.crowd_stepped = Some((frame, reads, share));
+            }
+            None => godot_error!(
+                "TressSpringHair '{}': its step panicked on a crowd thread; the hair stops",
+                hair.base().get_name()
+            ),
+        }
     }
     drop(guards);
     CROWD.with_borrow_mut(|c| {
         c.last = CrowdTiming {
             frame,
             stepped,
-            threads: threads.min(stepped.max(1)),
+            threads: used.min(stepped.max(1)),
             reads,
             step,
         };
     });
 }
 
-/// Runs `jobs` on `threads` threads (this one included), in contiguous
-/// runs of equal length: avatars cost about the same, and no job depends
-/// on another, so the split changes the timing, never the result.
-fn run_jobs(jobs: Vec<StepJob<'_>>, threads: usize) {
-    let threads = threads.clamp(1, jobs.len().max(1));
-    if threads == 1 {
-        jobs.into_iter().for_each(StepJob::run);
-        return;
-    }
-    let per = jobs.len().div_ceil(threads);
-    let mut rest = jobs.into_iter();
-    let first: Vec<_> = rest.by_ref().take(per).collect();
-    // Scoped threads borrow the hairs' data for this step only; spawning
-    // one costs ~40-50 us on the 2-vCPU VM (docs/PERFORMANCE.md), small
-    // against a crowd's step.
-    std::thread::scope(|s| {
-        loop {
-            let chunk: Vec<_> = rest.by_ref().take(per).collect();
-            if chunk.is_empty() {
-                break;
-            }
-            s.spawn(move || chunk.into_iter().for_each(StepJob::run));
-        }
-        first.into_iter().for_each(StepJob::run);
-    });
-}
-
-/// A hair's pure parts, copied for the ceiling measurement.
-struct Copy {
-    rig: SpringRig,
-    chain_bones: Vec<Vec<i32>>,
-    out: Vec<JointOutput>,
-    counts: Vec<usize>,
-    substeps: u32,
-}
-
-impl Copy {
-    fn step(&mut self, dt: f32) {
-        StepJob {
-            rig: &mut self.rig,
-            chain_bones: &self.chain_bones,
-            out: &mut self.out,
-            counts: &mut self.counts,
-            substeps: &mut self.substeps,
-            dt,
-        }
-        .run();
-    }
+/// Moves `hair`'s solver and scratch out into a job (put back after the
+/// step); `None` without a rig.
+fn take_job(hair: &mut TressSpringHair, slot: usize, dt: f32) -> Option<OwnedJob> {
+    Some(OwnedJob {
+        slot,
+        rig: hair.rig.take()?,
+        chain_bones: core::mem::take(&mut hair.chain_bones),
+        out: core::mem::take(&mut hair.scratch_out),
+        counts: core::mem::take(&mut hair.scratch_counts),
+        substeps: 0,
+        dt,
+    })
 }
 
 /// Microseconds for one thread to step `set` for `frames` 60 Hz frames.
-fn time_set(set: &mut [Copy], frames: u32) -> f64 {
+fn time_set(set: &mut [OwnedJob], frames: u32) -> f64 {
     let t = Instant::now();
     for _ in 0..frames {
         for c in set.iter_mut() {
-            c.step(1.0 / 60.0);
+            c.run();
         }
     }
     micros_since(t)
@@ -277,7 +269,15 @@ impl TressSpringHair {
                 "TressSpringHair.set_crowd_threads: {threads} is outside 1..{MAX_THREADS}; using {n}"
             );
         }
-        CROWD.with_borrow_mut(|c| c.threads = n as usize);
+        CROWD.with_borrow_mut(|c| {
+            c.threads = n as usize;
+            let fits = c.pool.as_ref().is_some_and(|p| p.threads() == c.threads);
+            if n == 1 {
+                c.pool = None;
+            } else if !fits {
+                c.pool = Some(Pool::new(c.threads));
+            }
+        });
     }
 
     /// The thread count set by `set_crowd_threads`.
@@ -321,25 +321,27 @@ impl TressSpringHair {
         let threads = threads.clamp(1, MAX_THREADS) as usize;
         let frames = frames.clamp(1, 10_000) as u32;
         let members = CROWD.with_borrow(|c| c.members.clone());
-        let copy_set = || -> Vec<Copy> {
+        let copy_set = || -> Vec<OwnedJob> {
             members
                 .iter()
                 .filter(|h| h.is_instance_valid())
                 .filter_map(|h| {
                     let h = h.bind();
-                    Some(Copy {
+                    Some(OwnedJob {
+                        slot: 0,
                         rig: h.rig.clone()?,
                         chain_bones: h.chain_bones.clone(),
                         out: Vec::new(),
                         counts: Vec::new(),
                         substeps: 0,
+                        dt: 1.0 / 60.0,
                     })
                 })
                 .take(64)
                 .collect()
         };
         let mut d = VarDictionary::new();
-        let mut sets: Vec<Vec<Copy>> = (0..threads).map(|_| copy_set()).collect();
+        let mut sets: Vec<Vec<OwnedJob>> = (0..threads).map(|_| copy_set()).collect();
         let hairs = sets.first().map_or(0, Vec::len);
         d.set("hairs", hairs as i64);
         if hairs == 0 {
