@@ -106,14 +106,16 @@ pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool
     let Some(skel) = me.base().get_skeleton() else {
         return false;
     };
-    // A physics-process skeleton updates before the idle animation players
-    // have run: never the one that starts the idle frame's step.
-    if skel.get_modifier_callback_mode_process() != ModifierCallbackModeProcess::IDLE {
-        return false;
-    }
     let frame = Engine::singleton().get_process_frames();
-    let first = CROWD.with_borrow_mut(|c| c.stepped_frame.replace(frame) != Some(frame));
-    if first {
+    if CROWD.with_borrow(|c| c.stepped_frame != Some(frame)) {
+        // A physics-process skeleton updates before the idle animation
+        // players have run: never the one that starts the idle frame's
+        // step. (Asked of the first hair only: the step prepares no such
+        // hair, so the others find nothing stepped and update alone.)
+        if skel.get_modifier_callback_mode_process() != ModifierCallbackModeProcess::IDLE {
+            return false;
+        }
+        CROWD.with_borrow_mut(|c| c.stepped_frame = Some(frame));
         step_all(me, frame);
     }
     match me.crowd_stepped.take() {
