@@ -81,6 +81,11 @@ for r in doc.get("results", []):
                 "update_godot_over_tress", "tress_cost_us_per_avatar", "godot_cost_us_per_avatar"):
         if not isinstance(r.get(key), (int, float)) or not r[key] > 0:
             problems.append(f"{key} = {r.get(key)!r} at {r.get('avatars')} avatars")
+for c in doc.get("crowd", []):
+    for t, r in c.get("by_threads", {}).items():
+        for key in ("hair_us_per_frame", "tress_own_us_per_frame", "step_us_per_frame"):
+            if not isinstance(r.get(key), (int, float)) or not r[key] > 0:
+                problems.append(f"crowd {key} = {r.get(key)!r} at {c.get('avatars')} avatars, {t} threads")
 if doc.get("hair_threads", 0) < 1:
     problems.append("no hair thread seen")
 wrote = re.search(r"^bench: wrote (.*)$", log, re.M)
@@ -94,6 +99,12 @@ for r in doc.get("results", []):
     print(f"    {r.get('avatars'):>4} avatars: Tress {r.get('tress_update_us_per_avatar', 0):.1f} us, "
           f"Godot {r.get('godot_update_us_per_avatar', 0):.1f} us per avatar update "
           f"({r.get('update_godot_over_tress', 0):.2f}x)")
+for c in doc.get("crowd", []):
+    one, many = (c["by_threads"][str(t)] for t in c["threads_compared"])
+    print(f"    crowd {c['avatars']:>4}: hair {one['hair_us_per_frame'] / 1000:.2f} -> "
+          f"{many['hair_us_per_frame'] / 1000:.2f} ms/frame, step {one['step_us_per_frame'] / 1000:.2f} -> "
+          f"{many['step_us_per_frame'] / 1000:.2f} ms ({c['speedup_step']:.2f}x, host ceiling "
+          f"{c['host_ceiling']:.2f}x) at {c['threads_compared']} threads")
 sys.exit(1 if problems else 0)
 PY
 echo "bench_pack: PASS (JSON: ${json_out#$repo/})"

@@ -154,7 +154,7 @@ run_script_step() {
 	export_pack) "$here/export-test.sh" >"$log" 2>&1; rc=$? ;;
 	bench_pack)
 		pattern="$pattern|^    " lines=8
-		"$here/bench-pack.sh" --out "$repo/target/bench/godot-pack-test.json" -- --counts=1,10 --frames=60 >"$log" 2>&1
+		"$here/bench-pack.sh" --out "$repo/target/bench/godot-pack-test.json" -- --counts=1,10 --frames=60 --crowd=20 >"$log" 2>&1
 		rc=$? ;;
 	editor_import) "$here/import-test.sh" >"$log" 2>&1; rc=$? ;;
 	esac

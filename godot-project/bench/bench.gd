@@ -23,20 +23,35 @@
 ## Outside --headless the bench turns vsync off, or a frame could not take
 ## less than a display refresh.
 ##
+## The crowd section (issue #21) then spawns 250, 500 and 1,000 avatars
+## (`--crowd=`; empty: none), each playing the head turn as an animation
+## clip from its own phase (bench/crowd.gd), and times their hair with
+## every hair stepping in its own update (`--threads=` 1) and stepped
+## together on N threads (`TressSpringHair.set_crowd_threads`; default N:
+## the device's logical cores), in alternating blocks: per frame and per
+## avatar, Tress's own update, the shared step, and the host's parallel
+## ceiling for that step (`measure_crowd_ceiling`, as strand-bench prints
+## it). One line per count starts with `bench: crowd`.
+##
 ## Runs on any platform Godot exports to (a phone: docs/MOBILE.md); prints
 ## the JSON to stdout one line per print (Android's log cuts long messages)
 ## and writes it to user://tress_bench.json (or --out=PATH after `--`). An
 ## exported game uses res://bench/tress_avatar.vrm when the export packed
 ## one, else the checkout's assets/tress_avatar.vrm.
 ##
-##   godot --headless res://bench/bench.tscn -- [--frames=240] [--counts=1,10,50,100] [--out=PATH] [--model=PATH]
+##   godot --headless res://bench/bench.tscn -- [--frames=240] [--counts=1,10,50,100]
+##       [--crowd=250,500,1000] [--threads=1,N] [--out=PATH] [--model=PATH]
 extends Node3D
 
 const GodotPeer = preload("res://demo/godot_peer.gd")
 const Mark = preload("res://bench/mark_modifier.gd")
+const Crowd = preload("res://bench/crowd.gd")
 
 var frames := 240
 var counts: Array[int] = [1, 10, 50, 100]
+var crowd_counts: Array[int] = [250, 500, 1000]
+## Thread counts of the crowd section; empty: 1 and the logical cores.
+var crowd_threads: Array[int] = []
 var out_path := "user://tress_bench.json"
 var model_arg := ""
 ## Microseconds between the marks in the current frame, summed over avatars.
@@ -59,6 +74,10 @@ func _ready() -> void:
 			counts.clear()
 			for c in arg.trim_prefix("--counts=").split(","):
 				counts.append(int(c))
+		elif arg.begins_with("--crowd="):
+			crowd_counts = _int_list(arg.trim_prefix("--crowd="))
+		elif arg.begins_with("--threads="):
+			crowd_threads = _int_list(arg.trim_prefix("--threads="))
 		elif arg.begins_with("--out="):
 			out_path = arg.trim_prefix("--out=")
 		elif arg.begins_with("--model="):
@@ -71,6 +90,12 @@ func _ready() -> void:
 	layer.add_child(status)
 	add_child(layer)
 	_run.call_deferred()
+
+func _int_list(text: String) -> Array[int]:
+	var out: Array[int] = []
+	for c in text.split(",", false):
+		out.append(int(c))
+	return out
 
 func _status(text: String) -> void:
 	status.text = "Tress bench\n" + text
@@ -232,6 +257,18 @@ func _run() -> void:
 		for a in avatars:
 			a.queue_free()
 		await get_tree().process_frame
+	if crowd_threads.is_empty():
+		crowd_threads = [1]
+		if OS.get_processor_count() > 1:
+			crowd_threads.append(OS.get_processor_count())
+	var load_before := _loadavg()
+	var crowd := []
+	for n in crowd_counts:
+		var r := await _run_crowd(model, n)
+		if r.is_empty():
+			return
+		crowd.append(r)
+	TressSpringHair.set_crowd_threads(1)
 	# --fixed-fps leaves no trace in OS.get_cmdline_args(): tell it by the
 	# deltas, all equal.
 	var fixed := delta_min > 0.0 and is_equal_approx(delta_min, delta_max)
@@ -251,6 +288,10 @@ func _run() -> void:
 		"model": model.get_file(),
 		"model_path": model,
 		"results": results,
+		"crowd_threads": crowd_threads,
+		"crowd": crowd,
+		"loadavg_before_crowd": load_before,
+		"loadavg_after_crowd": _loadavg(),
 	}
 	var json := JSON.stringify(doc, "  ")
 	for line in json.split("\n"):
@@ -263,3 +304,133 @@ func _run() -> void:
 	else:
 		push_error("bench: cannot write %s (%s)" % [out_path, error_string(FileAccess.get_open_error())])
 	get_tree().quit(0)
+
+## The 1, 5 and 15 minute load averages where the OS has /proc/loadavg
+## (Linux, Android), else "": other work on the machine shows in them.
+func _loadavg() -> String:
+	if not FileAccess.file_exists("/proc/loadavg"):
+		return ""
+	return FileAccess.get_file_as_string("/proc/loadavg").strip_edges()
+
+## The crowd section for `n` avatars: returns its JSON entry (empty after
+## a load failure, which quits).
+func _run_crowd(model: String, n: int) -> Dictionary:
+	_status("crowd of %d: loading" % n)
+	var avatars: Array[TressAvatar] = []
+	var clip: Animation = null
+	var side := ceili(sqrt(n))
+	for i in n:
+		var a := TressAvatar.new()
+		a.position = Vector3((i % side) * 1.2, 0, (i / side) * 1.2)
+		add_child(a)
+		if not a.load_vrm(model) or a.get_hair_node() == null:
+			push_error("bench: cannot load %s with hair" % model)
+			get_tree().quit(1)
+			return {}
+		if clip == null:
+			clip = Crowd.head_swing(a)
+		Crowd.play(a, clip, Crowd.PERIOD * i / n)
+		avatars.append(a)
+		var skel := a.get_skeleton()
+		var first := Mark.new()
+		var last := Mark.new()
+		skel.add_child(first)
+		skel.move_child(first, a.get_hair_node().get_index())
+		skel.add_child(last)
+		var start := [0]
+		first.modification_processed.connect(_mark_start.bind(start))
+		last.modification_processed.connect(func() -> void: bracket_us += float(Time.get_ticks_usec() - start[0]))
+	# Per thread count: per-frame samples of the bracket, Tress's own
+	# update, the step and the frame time; the no-hair phase first.
+	var samples := {}
+	var ceilings: Array[float] = []
+	var phases: Array = ["none"]
+	for rep in 2:
+		phases.append_array(crowd_threads)
+	for phase in phases:
+		var threads: int = 1 if phase is String else phase
+		TressSpringHair.set_crowd_threads(threads)
+		for a in avatars:
+			a.get_hair_node().active = not phase is String
+		var key := str(phase)
+		if not samples.has(key):
+			samples[key] = {"bracket": [], "own": [], "step": [], "frame": []}
+		if threads > 1:
+			var c: Dictionary = TressSpringHair.measure_crowd_ceiling(threads, 10)
+			ceilings.append(c["ceiling"])
+		_status("crowd of %d: %s" % [n, "no hair" if phase is String else "%d thread%s" % [threads, "" if threads == 1 else "s"]])
+		var block := frames if phase is String else frames / 2
+		var last_t := Time.get_ticks_usec()
+		for f in block:
+			bracket_us = 0.0
+			await get_tree().process_frame
+			var now := Time.get_ticks_usec()
+			var frame_us := float(now - last_t)
+			if f < 10:
+				last_t = Time.get_ticks_usec()
+				continue
+			var s: Dictionary = samples[key]
+			s["bracket"].append(bracket_us)
+			s["frame"].append(frame_us)
+			if not phase is String:
+				var own := 0.0
+				var solver := 0.0
+				for a in avatars:
+					var t: Dictionary = a.get_hair_node().get_last_timing()
+					own += t["total"]
+					solver += t["solver"]
+				s["own"].append(own)
+				if threads > 1:
+					var ct := TressSpringHair.get_crowd_timing()
+					if ct["stepped"] != n:
+						push_error("bench: the shared step stepped %d of %d hairs" % [ct["stepped"], n])
+					s["step"].append(ct["step"])
+				else:
+					s["step"].append(solver)
+			# The GDScript above is not the frame's cost.
+			last_t = Time.get_ticks_usec()
+	var p50 := func(a: Array) -> float:
+		var b := a.duplicate()
+		b.sort()
+		return _percentile(b, 0.5)
+	var none_bracket: float = p50.call(samples["none"]["bracket"])
+	var none_frame: float = p50.call(samples["none"]["frame"])
+	var by_threads := {}
+	for t in crowd_threads:
+		var s: Dictionary = samples[str(t)]
+		var hair: float = p50.call(s["bracket"]) - none_bracket
+		by_threads[str(t)] = {
+			"threads": t,
+			"frames": s["bracket"].size(),
+			"hair_us_per_frame": hair,
+			"hair_us_per_avatar": hair / n,
+			"tress_own_us_per_frame": p50.call(s["own"]),
+			"tress_own_us_per_avatar": p50.call(s["own"]) / n,
+			"step_us_per_frame": p50.call(s["step"]),
+			"frame_cost_us_per_frame": p50.call(s["frame"]) - none_frame,
+		}
+	var one: Dictionary = by_threads[str(crowd_threads[0])]
+	var many: Dictionary = by_threads[str(crowd_threads[-1])]
+	ceilings.sort()
+	var ceiling := _percentile(ceilings, 0.5)
+	var entry := {
+		"avatars": n,
+		"joints_per_avatar": avatars[0].get_hair_node().joint_count(),
+		"by_threads": by_threads,
+		"threads_compared": [one["threads"], many["threads"]],
+		"speedup_hair": one["hair_us_per_frame"] / many["hair_us_per_frame"] if many["hair_us_per_frame"] > 0.0 else 0.0,
+		"speedup_tress_own": one["tress_own_us_per_frame"] / many["tress_own_us_per_frame"] if many["tress_own_us_per_frame"] > 0.0 else 0.0,
+		"speedup_step": one["step_us_per_frame"] / many["step_us_per_frame"] if many["step_us_per_frame"] > 0.0 else 0.0,
+		"host_ceiling": ceiling,
+		"no_hair_frame_us": none_frame,
+	}
+	_status("crowd %d avatars: hair %.2f ms/frame (%.1f us/avatar) at %d thread, %.2f ms (%.1f us) at %d; Tress's own %.2f -> %.2f ms; step %.2f -> %.2f ms (%.2fx, host ceiling %.2fx); %s, %d cores, load %s" % [
+		n, one["hair_us_per_frame"] / 1000.0, one["hair_us_per_avatar"], one["threads"],
+		many["hair_us_per_frame"] / 1000.0, many["hair_us_per_avatar"], many["threads"],
+		one["tress_own_us_per_frame"] / 1000.0, many["tress_own_us_per_frame"] / 1000.0,
+		one["step_us_per_frame"] / 1000.0, many["step_us_per_frame"] / 1000.0, entry["speedup_step"], ceiling,
+		OS.get_processor_name(), OS.get_processor_count(), _loadavg()])
+	for a in avatars:
+		a.queue_free()
+	await get_tree().process_frame
+	return entry

@@ -519,6 +519,9 @@ impl TressAvatar {
         let mut hair = TressSpringHair::new_alloc();
         hair.set_name("TressSpringHair");
         hair.bind_mut().set_solver_mode(self.hair_mode);
+        // Node constraints on bones run before the hair (see
+        // `step_with_crowd`).
+        hair.bind_mut().step_with_crowd = live(&self.constraint_node).is_none();
         skel.add_child(&hair);
         let vrm = if self.fit_colliders {
             let (fitted, fit) = tress_rig::fit_colliders::fitted(
@@ -729,6 +732,11 @@ impl TressAvatar {
                 // Modifiers run in child order: before the hair.
                 skel.move_child(&node, 0);
                 self.constraint_node = Some(node);
+                // The shared step reads poses before any modifier runs:
+                // this hair must see the constrained ones.
+                if let Some(mut hair) = live(&self.hair) {
+                    hair.bind_mut().step_with_crowd = false;
+                }
             }
             _ => self.scene_constraints = Some(runner),
         }

@@ -15,6 +15,8 @@ use crate::convert::{pose_and_scale, quaternion, vec3, vector3};
 use crate::inspector_rig::{self, HandParams};
 use tress_core::math::Vec3;
 
+mod crowd;
+mod crowd_pool;
 mod limits;
 mod motion;
 
@@ -249,6 +251,17 @@ pub struct TressSpringHair {
     #[export]
     #[var(set = set_anchor)]
     anchor: NodePath,
+    /// With `TressSpringHair.set_crowd_threads(n)` above 1, this hair steps
+    /// together with the scene's others, on n threads. Turn it off when a
+    /// modifier before this one moves the bones the hair hangs from or
+    /// collides with (TressAvatar does so for its node constraints): the
+    /// shared step reads every hair's pose before those modifiers run.
+    #[export]
+    #[init(val = true)]
+    pub(crate) step_with_crowd: bool,
+    /// Set by the shared step: the engine frame it stepped this hair in,
+    /// with the microseconds of this hair's reads and its share of the step.
+    pub(crate) crowd_stepped: Option<(u64, f64, f64)>,
     base: Base<SkeletonModifier3D>,
 }
 
@@ -300,6 +313,16 @@ impl ISkeletonModifier3D for TressSpringHair {
         }
     }
 
+    fn enter_tree(&mut self) {
+        if !Engine::singleton().is_editor_hint() {
+            crowd::join(self.to_gd());
+        }
+    }
+
+    fn exit_tree(&mut self) {
+        crowd::leave(self.base().instance_id());
+    }
+
     fn process_modification(&mut self) {
         // A Rust clock: an engine call per reading would cost more than
         // some of the parts it times.
@@ -307,6 +330,67 @@ impl ISkeletonModifier3D for TressSpringHair {
         let editor = *self
             .in_editor
             .get_or_insert_with(|| Engine::singleton().is_editor_hint());
+        // Stepped together with the scene's other hairs (threads > 1): this
+        // call only writes what the shared step left.
+        if !editor && crowd::write_if_stepped(self, start) {
+            return;
+        }
+        let Some(prepared) = self.prepare(editor) else {
+            return;
+        };
+        let solver_start = std::time::Instant::now();
+        if let Some(job) = self.step_job(prepared.dt) {
+            job.run();
+        }
+        let solver = micros_since(solver_start);
+        self.write_bones(prepared.skel, editor, start, prepared.reads, solver);
+    }
+}
+
+/// What [`TressSpringHair::prepare`] leaves for the step.
+pub(crate) struct Prepared {
+    /// The skeleton, fetched within this call.
+    pub(crate) skel: Gd<Skeleton3D>,
+    /// Seconds to simulate this call.
+    pub(crate) dt: f32,
+    /// Microseconds spent reading the animated pose.
+    pub(crate) reads: f64,
+}
+
+/// One hair's step as pure Rust data: no Godot object is touched, so any
+/// thread may run it (`crowd`).
+pub(crate) struct StepJob<'a> {
+    rig: &'a mut SpringRig,
+    chain_bones: &'a [Vec<i32>],
+    out: &'a mut Vec<JointOutput>,
+    counts: &'a mut Vec<usize>,
+    substeps: &'a mut u32,
+    dt: f32,
+}
+
+impl StepJob<'_> {
+    /// Advances the solver by `dt` and collects every chain's joint
+    /// outputs, in chain order.
+    pub(crate) fn run(self) {
+        *self.substeps = self.rig.advance(self.dt);
+        self.out.clear();
+        self.counts.clear();
+        for (ci, bones) in self.chain_bones.iter().enumerate() {
+            let at = self.out.len();
+            self.out.resize(at + bones.len(), JointOutput::default());
+            let n = self.rig.outputs_into(ci, &mut self.out[at..]);
+            self.out.truncate(at + n);
+            self.counts.push(n);
+        }
+    }
+}
+
+impl TressSpringHair {
+    /// Everything an update does before the solver: inspector edits, the
+    /// frame's time, authored chains and the animated frame and collider
+    /// poses into the world. `None` when there is nothing to step (no
+    /// skeleton or rig, held while disabled, paused in the editor).
+    pub(crate) fn prepare(&mut self, editor: bool) -> Option<Prepared> {
         // Edits inside a Chains entry reach no setter of this node; the
         // editor compares (a failed build too, so a fix is picked up).
         if editor && self.inspector_owned() {
@@ -322,11 +406,9 @@ impl ISkeletonModifier3D for TressSpringHair {
         // the gizmo and a later switch-on start from there) and the bones
         // keep whatever pose the skeleton has.
         let paused = editor && !self.simulate_in_editor;
-        let Some(mut skel) = self.base().get_skeleton() else {
-            return;
-        };
+        let mut skel = self.base().get_skeleton()?;
         if !editor && self.hold_while_disabled(&mut skel) {
-            return;
+            return None;
         }
         // Godot may update a skeleton (and run its modifiers) more than once
         // in a frame; the frame's time is simulated on the first call only,
@@ -353,9 +435,7 @@ impl ISkeletonModifier3D for TressSpringHair {
             self.last_frame = Some(frame);
         }
         let playing = self.refresh_animated(&skel);
-        let Some(rig) = self.rig.as_mut() else {
-            return;
-        };
+        let rig = self.rig.as_mut()?;
         // Authored motion wins: chains the playing animation drives follow
         // it, with their animated local rotations, until it lets go.
         let driven: &[i32] = match (&self.animated, playing) {
@@ -404,24 +484,37 @@ impl ISkeletonModifier3D for TressSpringHair {
             rig.world.reset();
             self.last_substeps = 0;
             self.base_mut().update_gizmos();
-            return;
+            return None;
         }
-        let reads = micros_since(reads_start);
-        let solver_start = std::time::Instant::now();
-        self.last_substeps = rig.advance(dt);
-        // Every chain's rotations first, then the writes: the solver's part
-        // and the engine calls are timed apart.
-        self.scratch_out.clear();
-        self.scratch_counts.clear();
-        for (ci, bones) in self.chain_bones.iter().enumerate() {
-            let at = self.scratch_out.len();
-            self.scratch_out
-                .resize(at + bones.len(), JointOutput::default());
-            let n = rig.outputs_into(ci, &mut self.scratch_out[at..]);
-            self.scratch_out.truncate(at + n);
-            self.scratch_counts.push(n);
-        }
-        let solver = micros_since(solver_start);
+        Some(Prepared {
+            skel,
+            dt,
+            reads: micros_since(reads_start),
+        })
+    }
+
+    /// This hair's step over `dt`, borrowing only its pure Rust parts.
+    pub(crate) fn step_job(&mut self, dt: f32) -> Option<StepJob<'_>> {
+        Some(StepJob {
+            rig: self.rig.as_mut()?,
+            chain_bones: &self.chain_bones,
+            out: &mut self.scratch_out,
+            counts: &mut self.scratch_counts,
+            substeps: &mut self.last_substeps,
+            dt,
+        })
+    }
+
+    /// Writes the last step's rotations to the skeleton and records the
+    /// update's timing (`solver`: microseconds of this hair's step).
+    pub(crate) fn write_bones(
+        &mut self,
+        mut skel: Gd<Skeleton3D>,
+        editor: bool,
+        start: std::time::Instant,
+        reads: f64,
+        solver: f64,
+    ) {
         let writes_start = std::time::Instant::now();
         let mut outs = self.scratch_out.iter();
         for (bones, &n) in self.chain_bones.iter().zip(&self.scratch_counts) {

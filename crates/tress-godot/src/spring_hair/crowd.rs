@@ -1,0 +1,379 @@
+//! Every `TressSpringHair` of the game stepping together, on several threads.
+//!
+//! Godot calls `process_modification` per node, one skeleton after another,
+//! so a crowd's hair would step on one core. With
+//! `TressSpringHair.set_crowd_threads(n)` above 1, the first hair whose
+//! skeleton updates in a frame prepares every joined hair (reads its
+//! animated pose into its world, on the main thread, as its own update
+//! would), steps them all on `n` threads (pure Rust data: the solver never
+//! touches a Godot object, so gdext's thread rules are kept without its
+//! `experimental-threads` feature), and each hair then writes its bones in
+//! its own `process_modification`, in the same frame.
+//!
+//! The same frame, the same inputs: skeletons update from Godot's deferred
+//! queue after every node's process (animation players included), and each
+//! update restores the unmodified pose afterwards, so a skeleton read before
+//! its own update shows the pose its hair would read inside it, as long as
+//! no modifier before the hair moves those bones (`step_with_crowd` off for
+//! those). Each hair's step is the serial one on the same data, so the
+//! result is bit for bit the serial one (`tests/test_crowd_threads.gd`).
+//!
+//! Joined: hairs in the tree of a running game (not the editor) whose
+//! skeleton updates in the idle process (the default). Everything else, and
+//! any call the shared step did not prepare (a second update in a frame, a
+//! hair held while disabled), runs the serial update.
+
+use core::cell::RefCell;
+use std::time::Instant;
+
+use super::crowd_pool::{OwnedJob, Pool};
+use super::{TressSpringHair, micros_since};
+use godot::classes::Engine;
+use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
+use godot::prelude::*;
+
+/// The most threads a crowd steps on (more than any phone or desktop has
+/// cores to give it).
+const MAX_THREADS: i32 = 64;
+
+/// The joined hairs and the shared step's state. Main thread only: every
+/// node callback runs there.
+struct Crowd {
+    threads: usize,
+    members: Vec<Gd<TressSpringHair>>,
+    /// The helper threads, while `threads` > 1.
+    pool: Option<Pool>,
+    /// Engine process frame of the last shared step.
+    stepped_frame: Option<u64>,
+    last: CrowdTiming,
+}
+
+/// The last shared step, for `get_crowd_timing`.
+#[derive(Clone, Copy, Default)]
+struct CrowdTiming {
+    frame: u64,
+    /// Hairs stepped together.
+    stepped: usize,
+    /// Threads they ran on.
+    threads: usize,
+    /// Microseconds: every hair's pose reads (main thread).
+    reads: f64,
+    /// Microseconds: the threaded step, wall clock.
+    step: f64,
+}
+
+thread_local! {
+    static CROWD: RefCell<Crowd> = const {
+        RefCell::new(Crowd {
+            threads: 1,
+            members: Vec::new(),
+            pool: None,
+            stepped_frame: None,
+            last: CrowdTiming {
+                frame: 0,
+                stepped: 0,
+                threads: 0,
+                reads: 0.0,
+                step: 0.0,
+            },
+        })
+    };
+}
+
+/// Adds a hair entering the tree.
+pub(super) fn join(hair: Gd<TressSpringHair>) {
+    CROWD.with_borrow_mut(|c| {
+        let id = hair.instance_id();
+        if !c.members.iter().any(|m| m.instance_id() == id) {
+            c.members.push(hair);
+        }
+    });
+}
+
+/// Removes a hair leaving the tree (before it can be freed).
+pub(super) fn leave(id: InstanceId) {
+    CROWD.with_borrow_mut(|c| c.members.retain(|m| m.instance_id() != id));
+}
+
+/// In a joined hair's update: runs the frame's shared step if none ran yet,
+/// then writes this hair's result. False when the shared step did not
+/// cover this call (the caller runs the serial update).
+pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool {
+    let threads = CROWD.with_borrow(|c| c.threads);
+    if threads <= 1 || !me.step_with_crowd {
+        return false;
+    }
+    let Some(skel) = me.base().get_skeleton() else {
+        return false;
+    };
+    let frame = Engine::singleton().get_process_frames();
+    if CROWD.with_borrow(|c| c.stepped_frame != Some(frame)) {
+        // A physics-process skeleton updates before the idle animation
+        // players have run: never the one that starts the idle frame's
+        // step. (Asked of the first hair only: the step prepares no such
+        // hair, so the others find nothing stepped and update alone.)
+        if skel.get_modifier_callback_mode_process() != ModifierCallbackModeProcess::IDLE {
+            return false;
+        }
+        CROWD.with_borrow_mut(|c| c.stepped_frame = Some(frame));
+        step_all(me, frame);
+    }
+    match me.crowd_stepped.take() {
+        Some((f, reads, solver)) if f == frame => {
+            me.write_bones(skel, false, start, reads, solver);
+            // This hair's own share: the reads, its part of the step, the
+            // writes; not the others' preparation it may have run.
+            let t = &mut me.last_timing;
+            t.total = t.reads + t.solver + t.writes;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether `hair` takes part in this frame's shared step; if so its pose is
+/// read into its world and the time to simulate is returned (with the
+/// reads' microseconds).
+fn prepare_member(hair: &mut TressSpringHair) -> Option<(f32, f64)> {
+    hair.crowd_stepped = None;
+    // Cases the serial update handles with side effects of its own (a
+    // rebuild, the held pose written while disabled) stay with it.
+    if !hair.step_with_crowd || hair.rig.is_none() || hair.rebuild_pending {
+        return None;
+    }
+    let base = hair.base();
+    if !base.is_active() || !base.can_process() {
+        return None;
+    }
+    let skel = base.get_skeleton()?;
+    drop(base);
+    if skel.get_modifier_callback_mode_process() != ModifierCallbackModeProcess::IDLE {
+        return None;
+    }
+    let p = hair.prepare(false)?;
+    Some((p.dt, p.reads))
+}
+
+/// Prepares every joined hair, `me` (the hair whose update runs now)
+/// included, and steps them on the pool.
+fn step_all(me: &mut TressSpringHair, frame: u64) {
+    let mut members = CROWD.with_borrow(|c| c.members.clone());
+    let my_id = me.base().instance_id();
+    let reads_start = Instant::now();
+    let mut mine = None;
+    let mut guards = Vec::with_capacity(members.len());
+    for h in &mut members {
+        if h.instance_id() == my_id {
+            mine = prepare_member(me);
+        } else if h.is_instance_valid() {
+            let mut g = h.bind_mut();
+            if let Some(p) = prepare_member(&mut g) {
+                guards.push((g, p));
+            }
+        }
+    }
+    let reads = micros_since(reads_start);
+    let stepped = guards.len() + usize::from(mine.is_some());
+    let step_start = Instant::now();
+    let mine_slot = guards.len();
+    let mut jobs = Vec::with_capacity(stepped);
+    for (slot, (g, (dt, _))) in guards.iter_mut().enumerate() {
+        jobs.extend(take_job(g, slot, *dt));
+    }
+    if let Some((dt, _)) = mine {
+        jobs.extend(take_job(me, mine_slot, dt));
+    }
+    let (finished, used) = CROWD.with_borrow(|c| match &c.pool {
+        Some(pool) => (pool.run(jobs), pool.threads()),
+        None => {
+            let done = jobs
+                .into_iter()
+                .map(|mut j| {
+                    j.run();
+                    (j.slot, Some(j))
+                })
+                .collect();
+            (done, 1)
+        }
+    });
+    let step = micros_since(step_start);
+    let share = step / stepped.max(1) as f64;
+    for (slot, job) in finished {
+        let (hair, reads) = if slot == mine_slot {
+            (&mut *me, mine.map_or(0.0, |m| m.1))
+        } else {
+            let (g, p) = &mut guards[slot];
+            (&mut **g, p.1)
+        };
+        match job {
+            Some(j) => {
+                hair.rig = Some(j.rig);
+                hair.chain_bones = j.chain_bones;
+                hair.scratch_out = j.out;
+                hair.scratch_counts = j.counts;
+                hair.last_substeps = j.substeps;
+                hair.crowd_stepped = Some((frame, reads, share));
+            }
+            None => godot_error!(
+                "TressSpringHair '{}': its step panicked on a crowd thread; the hair stops",
+                hair.base().get_name()
+            ),
+        }
+    }
+    drop(guards);
+    CROWD.with_borrow_mut(|c| {
+        c.last = CrowdTiming {
+            frame,
+            stepped,
+            threads: used.min(stepped.max(1)),
+            reads,
+            step,
+        };
+    });
+}
+
+/// Moves `hair`'s solver and scratch out into a job (put back after the
+/// step); `None` without a rig.
+fn take_job(hair: &mut TressSpringHair, slot: usize, dt: f32) -> Option<OwnedJob> {
+    Some(OwnedJob {
+        slot,
+        rig: hair.rig.take()?,
+        chain_bones: core::mem::take(&mut hair.chain_bones),
+        out: core::mem::take(&mut hair.scratch_out),
+        counts: core::mem::take(&mut hair.scratch_counts),
+        substeps: 0,
+        dt,
+    })
+}
+
+/// Microseconds for one thread to step `set` for `frames` 60 Hz frames.
+fn time_set(set: &mut [OwnedJob], frames: u32) -> f64 {
+    let t = Instant::now();
+    for _ in 0..frames {
+        for c in set.iter_mut() {
+            c.run();
+        }
+    }
+    micros_since(t)
+}
+
+#[godot_api(secondary)]
+impl TressSpringHair {
+    /// How many threads the game's hairs step on together (1, the default:
+    /// each hair steps in its own update, one after another). Hairs join
+    /// when they enter the tree; see `step_with_crowd`. Values outside
+    /// 1..64 are clamped, with a warning.
+    #[func]
+    pub fn set_crowd_threads(threads: i32) {
+        let n = threads.clamp(1, MAX_THREADS);
+        if n != threads {
+            godot_warn!(
+                "TressSpringHair.set_crowd_threads: {threads} is outside 1..{MAX_THREADS}; using {n}"
+            );
+        }
+        CROWD.with_borrow_mut(|c| {
+            c.threads = n as usize;
+            let fits = c.pool.as_ref().is_some_and(|p| p.threads() == c.threads);
+            if n == 1 {
+                c.pool = None;
+            } else if !fits {
+                c.pool = Some(Pool::new(c.threads));
+            }
+        });
+    }
+
+    /// The thread count set by `set_crowd_threads`.
+    #[func]
+    pub fn get_crowd_threads() -> i32 {
+        CROWD.with_borrow(|c| c.threads as i32)
+    }
+
+    /// Hairs that joined the shared step (in the tree of a running game).
+    #[func]
+    pub fn get_crowd_size() -> i32 {
+        CROWD.with_borrow(|c| c.members.len() as i32)
+    }
+
+    /// The last shared step: `frame` (engine process frame), `stepped`
+    /// (hairs), `threads`, `reads` (microseconds reading every hair's pose,
+    /// main thread) and `step` (microseconds of the threaded step, wall
+    /// clock). Zeros before the first one.
+    #[func]
+    pub fn get_crowd_timing() -> VarDictionary {
+        let t = CROWD.with_borrow(|c| c.last);
+        let mut d = VarDictionary::new();
+        d.set("frame", t.frame as i64);
+        d.set("stepped", t.stepped as i64);
+        d.set("threads", t.threads as i64);
+        d.set("reads", t.reads);
+        d.set("step", t.step);
+        d
+    }
+
+    /// The host's parallel ceiling for the hair step, as `strand-bench`
+    /// defines it: copies of up to 64 joined hairs' solvers step `frames`
+    /// frames on one thread alone, then `threads` such sets at once, each
+    /// on its own thread, in alternating blocks (five of each); the ceiling
+    /// is `threads × alone / together` (medians), what no split of one
+    /// crowd's step over `threads` threads can beat on this host now (a
+    /// shared core or a busy neighbour lowers it). Returns `ceiling`,
+    /// `alone_us`, `together_us` and `hairs`; ceiling 0 with no hair joined.
+    #[func]
+    pub fn measure_crowd_ceiling(threads: i32, frames: i32) -> VarDictionary {
+        let threads = threads.clamp(1, MAX_THREADS) as usize;
+        let frames = frames.clamp(1, 10_000) as u32;
+        let members = CROWD.with_borrow(|c| c.members.clone());
+        let copy_set = || -> Vec<OwnedJob> {
+            members
+                .iter()
+                .filter(|h| h.is_instance_valid())
+                .filter_map(|h| {
+                    let h = h.bind();
+                    Some(OwnedJob {
+                        slot: 0,
+                        rig: h.rig.clone()?,
+                        chain_bones: h.chain_bones.clone(),
+                        out: Vec::new(),
+                        counts: Vec::new(),
+                        substeps: 0,
+                        dt: 1.0 / 60.0,
+                    })
+                })
+                .take(64)
+                .collect()
+        };
+        let mut d = VarDictionary::new();
+        let mut sets: Vec<Vec<OwnedJob>> = (0..threads).map(|_| copy_set()).collect();
+        let hairs = sets.first().map_or(0, Vec::len);
+        d.set("hairs", hairs as i64);
+        if hairs == 0 {
+            d.set("ceiling", 0.0);
+            return d;
+        }
+        let (mut alone, mut together) = (Vec::new(), Vec::new());
+        for _ in 0..5 {
+            alone.push(time_set(&mut sets[0], frames));
+            let t = Instant::now();
+            std::thread::scope(|s| {
+                let mut it = sets.iter_mut();
+                let first = it.next();
+                for set in it {
+                    s.spawn(move || time_set(set, frames));
+                }
+                if let Some(set) = first {
+                    time_set(set, frames);
+                }
+            });
+            together.push(micros_since(t));
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (a, t) = (median(&mut alone), median(&mut together));
+        d.set("alone_us", a);
+        d.set("together_us", t);
+        d.set("ceiling", threads as f64 * a / t);
+        d
+    }
+}
