@@ -33,10 +33,10 @@ pub(crate) const LANES8: usize = 8;
 
 /// `W` 3-vectors, one per lane.
 #[derive(Clone, Copy, Debug)]
-struct V3<S> {
-    x: S,
-    y: S,
-    z: S,
+pub(super) struct V3<S> {
+    pub(super) x: S,
+    pub(super) y: S,
+    pub(super) z: S,
 }
 
 impl<S: Add<Output = S>> Add for V3<S> {
@@ -77,7 +77,7 @@ impl<S: Mul<Output = S> + Copy> Mul<S> for V3<S> {
 
 impl<S> V3<S> {
     #[inline(always)]
-    fn splat<const W: usize>(isa: S::Isa, v: Vec3) -> Self
+    pub(super) fn splat<const W: usize>(isa: S::Isa, v: Vec3) -> Self
     where
         S: Lanes<W>,
     {
@@ -90,7 +90,7 @@ impl<S> V3<S> {
 
     /// Transposes `W` vectors into lanes.
     #[inline(always)]
-    fn from_lanes<const W: usize>(isa: S::Isa, v: &[Vec3; W]) -> Self
+    pub(super) fn from_lanes<const W: usize>(isa: S::Isa, v: &[Vec3; W]) -> Self
     where
         S: Lanes<W>,
     {
@@ -100,7 +100,7 @@ impl<S> V3<S> {
 
     /// The lanes as vectors.
     #[inline(always)]
-    fn to_lanes<const W: usize>(self) -> [Vec3; W]
+    pub(super) fn to_lanes<const W: usize>(self) -> [Vec3; W]
     where
         S: Lanes<W>,
     {
@@ -108,7 +108,7 @@ impl<S> V3<S> {
     }
 
     #[inline(always)]
-    fn lane<const W: usize>(&self, i: usize) -> Vec3
+    pub(super) fn lane<const W: usize>(&self, i: usize) -> Vec3
     where
         S: Lanes<W>,
     {
@@ -116,7 +116,7 @@ impl<S> V3<S> {
     }
 
     #[inline(always)]
-    fn set_lane<const W: usize>(&mut self, i: usize, v: Vec3)
+    pub(super) fn set_lane<const W: usize>(&mut self, i: usize, v: Vec3)
     where
         S: Lanes<W>,
     {
@@ -127,7 +127,7 @@ impl<S> V3<S> {
 
     /// `(x x' + y y') + z z'`, glam's `Vec3::dot` order.
     #[inline(always)]
-    fn dot<const W: usize>(self, o: Self) -> S
+    pub(super) fn dot<const W: usize>(self, o: Self) -> S
     where
         S: Lanes<W>,
     {
@@ -135,7 +135,7 @@ impl<S> V3<S> {
     }
 
     #[inline(always)]
-    fn select<const W: usize>(m: S::Mask, a: Self, b: Self) -> Self
+    pub(super) fn select<const W: usize>(m: S::Mask, a: Self, b: Self) -> Self
     where
         S: Lanes<W>,
     {
@@ -150,20 +150,20 @@ impl<S> V3<S> {
 /// `f32::clamp(x, 0, 1)` per lane, with its exact results (a NaN stays NaN,
 /// −0 stays −0), which `min`/`max` instructions do not all keep.
 #[inline(always)]
-fn clamp01<const W: usize, S: Lanes<W>>(isa: S::Isa, x: S) -> S {
+pub(super) fn clamp01<const W: usize, S: Lanes<W>>(isa: S::Isa, x: S) -> S {
     let x = S::select(x.cmplt(S::splat(isa, 0.0)), S::splat(isa, 0.0), x);
     S::select(x.cmpgt(S::splat(isa, 1.0)), S::splat(isa, 1.0), x)
 }
 
 /// Lanes of `W` set in a bit set.
 #[inline(always)]
-fn all_lanes<const W: usize>() -> u32 {
+pub(super) fn all_lanes<const W: usize>() -> u32 {
     (1u32 << W) - 1
 }
 
 /// [`project`] per lane.
 #[inline(always)]
-fn project_lanes<const W: usize, S: Lanes<W>>(
+pub(super) fn project_lanes<const W: usize, S: Lanes<W>>(
     isa: S::Isa,
     o: V3<S>,
     y: V3<S>,
@@ -189,7 +189,7 @@ fn project_lanes<const W: usize, S: Lanes<W>>(
 }
 
 /// A unit quaternion's terms for [`rotate_lanes`], splat once per substep.
-struct Rotor<S> {
+pub(super) struct Rotor<S> {
     b: V3<S>,
     k_v: S,
     k_c: S,
@@ -197,7 +197,7 @@ struct Rotor<S> {
 
 impl<S> Rotor<S> {
     #[inline(always)]
-    fn new<const W: usize>(isa: S::Isa, q: Quat) -> Self
+    pub(super) fn new<const W: usize>(isa: S::Isa, q: Quat) -> Self
     where
         S: Lanes<W>,
     {
@@ -213,7 +213,11 @@ impl<S> Rotor<S> {
 
 /// [`crate::math::quat::rotate`] per lane, operation for operation.
 #[inline(always)]
-fn rotate_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, r: &Rotor<S>, v: V3<S>) -> V3<S> {
+pub(super) fn rotate_lanes<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    r: &Rotor<S>,
+    v: V3<S>,
+) -> V3<S> {
     let b = r.b;
     let k_b = v.dot(b) * S::splat(isa, 2.0);
     let c = V3 {
@@ -460,9 +464,9 @@ fn point_hits<const W: usize, S: Lanes<W>>(
 }
 
 /// Squared lengths below this count as zero (as in `collide::prepared`).
-const DEGENERATE_SQ: Real = 1e-12;
+pub(super) const DEGENERATE_SQ: Real = 1e-12;
 /// Distances below this are treated as zero when normalising.
-const TINY: Real = 1e-9;
+pub(super) const TINY: Real = 1e-9;
 
 /// One chain in a lane group.
 #[derive(Clone, Copy, Debug)]

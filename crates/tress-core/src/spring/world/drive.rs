@@ -171,6 +171,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 self.check_finite(l.chain, poses);
             }
         }
+        self.step_vrm_groups(poses, &near, &mut is_laned);
         for (ci, &laned) in is_laned.iter().enumerate().take(self.chains.len()) {
             if laned {
                 continue;
@@ -227,7 +228,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     }
 
     /// Puts chain `ci` back to rest when its state is no longer finite.
-    fn check_finite(&mut self, ci: usize, poses: &[Pose; F]) {
+    pub(super) fn check_finite(&mut self, ci: usize, poses: &[Pose; F]) {
         let c = &mut self.chains[ci];
         let joints = &mut self.joints[c.start..c.start + c.len];
         // `x · 0` is 0 for finite x and NaN otherwise: one test per
@@ -265,7 +266,13 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     }
 
     /// [`Self::candidates`] as a bit set.
-    fn candidate_mask(&self, c: &Chain, frame: &Pose, reach0: Real, near: &NearSet) -> u64 {
+    pub(super) fn candidate_mask(
+        &self,
+        c: &Chain,
+        frame: &Pose,
+        reach0: Real,
+        near: &NearSet,
+    ) -> u64 {
         let root = frame.transform_point(c.desc.root_offset * self.scale);
         let reach = reach0 * self.scale;
         // Spheres and capsules among the first lanes: one vector test.
