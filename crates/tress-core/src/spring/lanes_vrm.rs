@@ -298,18 +298,18 @@ fn push_out<const W: usize, S: Lanes<W>>(
 }
 
 /// One VRM-compatible substep of the chains `lanes` (1 to [`LANES4`], none
-/// authored or limited, the same frame and center, longest first) hanging
-/// from `frame`, four lanes wide (`Vec4`, the build's baseline).
+/// authored or limited, the same center, longest first), each hanging from
+/// its frame in `frames`, four lanes wide (`Vec4`, the build's baseline).
 #[inline(never)]
 pub(crate) fn step_vrm_group4(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[VrmLane],
-    frame: &Pose,
+    frames: &[Pose],
     center: &Pose,
     ctx: &VrmLaneCtx<'_>,
 ) {
-    step_on::<LANES4, Vec4>((), chains, joints, lanes, frame, center, ctx);
+    step_on::<LANES4, Vec4>((), chains, joints, lanes, frames, center, ctx);
 }
 
 /// [`step_vrm_group4`] for 1 to [`LANES8`] chains, eight lanes wide where
@@ -319,18 +319,18 @@ pub(crate) fn step_vrm_group8(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[VrmLane],
-    frame: &Pose,
+    frames: &[Pose],
     center: &Pose,
     ctx: &VrmLaneCtx<'_>,
 ) {
     match ctx.isa {
-        Isa::Avx512(t) => step_vrm_group8_avx512(t, chains, joints, lanes, frame, center, ctx),
-        Isa::Avx2(t) => step_vrm_group8_avx2(t, chains, joints, lanes, frame, center, ctx),
+        Isa::Avx512(t) => step_vrm_group8_avx512(t, chains, joints, lanes, frames, center, ctx),
+        Isa::Avx2(t) => step_vrm_group8_avx2(t, chains, joints, lanes, frames, center, ctx),
         Isa::Portable => {
             let (a, b) = lanes.split_at(lanes.len().min(LANES4));
-            step_vrm_group4(chains, joints, a, frame, center, ctx);
+            step_vrm_group4(chains, joints, a, frames, center, ctx);
             if !b.is_empty() {
-                step_vrm_group4(chains, joints, b, frame, center, ctx);
+                step_vrm_group4(chains, joints, b, frames, center, ctx);
             }
         }
     }
@@ -343,11 +343,11 @@ target_build! {
         chains: &mut [Chain],
         joints: &mut [Joint],
         lanes: &[VrmLane],
-        frame: &Pose,
+        frames: &[Pose],
         center: &Pose,
         ctx: &VrmLaneCtx<'_>,
     ) {
-        step_on::<LANES8, F8>(token.avx2(), chains, joints, lanes, frame, center, ctx);
+        step_on::<LANES8, F8>(token.avx2(), chains, joints, lanes, frames, center, ctx);
     }
 }
 
@@ -358,11 +358,11 @@ target_build! {
         chains: &mut [Chain],
         joints: &mut [Joint],
         lanes: &[VrmLane],
-        frame: &Pose,
+        frames: &[Pose],
         center: &Pose,
         ctx: &VrmLaneCtx<'_>,
     ) {
-        step_on::<LANES8, F8>(token, chains, joints, lanes, frame, center, ctx);
+        step_on::<LANES8, F8>(token, chains, joints, lanes, frames, center, ctx);
     }
 }
 
@@ -373,7 +373,7 @@ fn step_on<const W: usize, S: Lanes<W>>(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[VrmLane],
-    frame: &Pose,
+    frames: &[Pose],
     center: &Pose,
     ctx: &VrmLaneCtx<'_>,
 ) {
@@ -384,13 +384,16 @@ fn step_on<const W: usize, S: Lanes<W>>(
     // Padding lanes repeat lane 0 (the longest chain) and are never stored.
     let pick = |i: usize| lanes[if i < n { i } else { 0 }];
     let mut o = [Vec3::ZERO; W];
+    let mut rot = [Quat::IDENTITY; W];
     let mut start = [0usize; W];
     let mut len = [0usize; W];
     let mut quirk = [false; W];
     let mut virtual_tail = [false; W];
     for i in 0..W {
         let c = &chains[pick(i).chain];
+        let frame = &frames[c.desc.frame];
         o[i] = frame.transform_point(c.desc.root_offset * s);
+        rot[i] = frame.rot;
         start[i] = c.start;
         len[i] = c.len;
         quirk[i] = c.desc.vrm_length_quirk;
@@ -409,7 +412,7 @@ fn step_on<const W: usize, S: Lanes<W>>(
         lanes_of[ci] = (0..n).fold(0u8, |m, i| m | ((lanes[i].colliders >> ci & 1) as u8) << i);
     }
     let mut o = V3::<S>::from_lanes(isa, &o);
-    let mut parent_w = Q::<S>::splat(isa, frame.rot);
+    let mut parent_w = Q::<S>::from_lanes(isa, &rot);
     let to_center = Rotor::<S>::new(isa, center.rot);
     let from_center = Rotor::<S>::new(isa, center.rot.inverse());
     let center_pos = V3::<S>::splat(isa, center.pos);

@@ -1,7 +1,7 @@
 //! Grouping of VRM-compatible chains for the lane kernel
-//! (`lanes_vrm::step_vrm_group4`/`8`): chains that hang from the same frame
-//! with the same center step together, longest first, up to the lane width
-//! to a group; a chain alone is left to the scalar kernel.
+//! (`lanes_vrm::step_vrm_group4`/`8`): chains with the same center step
+//! together whatever frame they hang from, longest first, up to the lane
+//! width to a group; a chain alone is left to the scalar kernel.
 
 use heapless::Vec;
 
@@ -22,12 +22,14 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         near: &NearSet,
         laned: &mut [bool; C],
     ) {
-        // Sort keys: frame, center (0 for none), longest first, chain index.
-        let mut order: Vec<(usize, usize, usize, usize), C> = Vec::new();
+        // Sort keys: center (0 for none), longest first, chain index. Each
+        // lane reads its own frame (Godette's eight chains hang from two
+        // bones: grouped by frame, one of them would step alone).
+        let mut order: Vec<(usize, usize, usize), C> = Vec::new();
         for (ci, c) in self.chains.iter().enumerate() {
             if self.vrm_lane_ready(c) {
                 let center = c.desc.center.map_or(0, |f| f + 1);
-                let _ = order.push((c.desc.frame, center, usize::MAX - c.len, ci));
+                let _ = order.push((center, usize::MAX - c.len, ci));
             }
         }
         if order.len() < 2 {
@@ -36,13 +38,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         order.sort_unstable();
         let mut i = 0;
         while i < order.len() {
-            let (frame, center, ..) = order[i];
+            let center = order[i].0;
             let from = i;
-            while i < order.len()
-                && order[i].0 == frame
-                && order[i].1 == center
-                && i - from < self.lane_width
-            {
+            while i < order.len() && order[i].0 == center && i - from < self.lane_width {
                 i += 1;
             }
             if i - from < 2 {
@@ -79,7 +77,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 &mut self.chains,
                 &mut self.joints,
                 &group,
-                &poses[frame],
+                &poses[..],
                 &center_pose,
                 &ctx,
             );
