@@ -226,21 +226,22 @@ fn vrm_lanes() {
     );
     let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar.vrm");
     if std::env::args().any(|a| a == "--godette-lanes-only") {
-        if let Some((_, mut lanes)) = vrm_rig(godette, false, true) {
+        if let Some((_, mut lanes)) = vrm_rig(godette, false, true, true) {
             let t: alloc::vec::Vec<f64> = (0..20).map(|_| lanes()).collect();
             println!("Godette, lane kernels, cpu ns/substep per window: {t:.0?}");
         }
         return;
     }
-    for (name, path, fit) in [
-        ("Godette (as authored)", godette, false),
-        ("built-in avatar (fitted colliders)", builtin, true),
+    for (name, path, fit, outputs) in [
+        ("Godette (as authored)", godette, false, true),
+        ("Godette, no bone outputs read", godette, false, false),
+        ("built-in avatar (fitted colliders)", builtin, true, true),
     ] {
-        let Some((joints, mut scalar)) = vrm_rig(path, fit, false) else {
+        let Some((joints, mut scalar)) = vrm_rig(path, fit, false, outputs) else {
             eprintln!("{name}: {path} not found, row skipped");
             continue;
         };
-        let Some((_, mut lanes)) = vrm_rig(path, fit, true) else {
+        let Some((_, mut lanes)) = vrm_rig(path, fit, true, outputs) else {
             continue;
         };
         report(name, joints, &mut *scalar, &mut *lanes);
@@ -300,9 +301,14 @@ fn report(
 /// three-vrm parity test builds it; `fit`: colliders fitted as `TressAvatar`
 /// does), the lane kernels on or off, driven by the standard head turn
 /// posed up front: (joints, a closure timing one window in CPU ns per
-/// substep, reading every bone output each frame). `None` when the file is
-/// missing.
-fn vrm_rig(path: &str, fit: bool, lanes: bool) -> Option<(usize, Box<dyn FnMut() -> f64>)> {
+/// substep, reading every bone output each frame where `outputs`). `None`
+/// when the file is missing.
+fn vrm_rig(
+    path: &str,
+    fit: bool,
+    lanes: bool,
+    outputs: bool,
+) -> Option<(usize, Box<dyn FnMut() -> f64>)> {
     use tress_core::spring::{Mode, StepConfig};
     use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
     use tress_rig::spring_rig::{RigOptions, SpringRig};
@@ -345,9 +351,12 @@ fn vrm_rig(path: &str, fit: bool, lanes: bool) -> Option<(usize, Box<dyn FnMut()
     let mut step = move || {
         rig.set_frame_poses_from_world(&worlds[(n % 120) as usize]);
         rig.advance(1.0 / 60.0);
-        for c in 0..rig.chains.len() {
-            black_box(rig.outputs_into(c, &mut out));
+        if outputs {
+            for c in 0..rig.chains.len() {
+                black_box(rig.outputs_into(c, &mut out));
+            }
         }
+        black_box(&rig);
         n += 1;
     };
     for _ in 0..600 {
