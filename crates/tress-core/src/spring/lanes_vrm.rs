@@ -18,7 +18,9 @@ use super::chain::{Chain, Joint};
 #[cfg(target_arch = "x86_64")]
 use super::lane_math::F8;
 use super::lane_math::Lanes;
-use super::lanes::{DEGENERATE_SQ, LANES4, LANES8, Rotor, TINY, V3, clamp01, project_lanes};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::LANES8;
+use super::lanes::{DEGENERATE_SQ, LANES4, Rotor, TINY, V3, clamp01, project_lanes};
 use super::output::segment_rotation;
 use super::params::H;
 use super::step::{ColliderState, INV_H, project};
@@ -312,7 +314,7 @@ pub(crate) fn step_vrm_group4(
     step_on::<LANES4, Vec4>((), chains, joints, lanes, frames, center, ctx);
 }
 
-/// [`step_vrm_group4`] for 1 to [`LANES8`] chains, eight lanes wide where
+/// [`step_vrm_group4`] for 1 to [`super::lanes::LANES8`] chains, eight lanes wide where
 /// `ctx.isa` has AVX2; elsewhere as two four-lane groups. The same bits
 /// either way.
 pub(crate) fn step_vrm_group8(
