@@ -1,5 +1,5 @@
-//! Up to four (or, with AVX2, eight) Improved chains stepped together, one
-//! per vector lane: [`step_group4`] (`Vec4`) and [`step_group8`] (`F8`,
+//! Up to four (or, with AVX2, eight) Improved or Earlier chains stepped
+//! together, one per vector lane: [`step_group4`] (`Vec4`) and [`step_group8`] (`F8`,
 //! built for AVX2 and AVX-512 with `simd::target_build!`).
 //!
 //! One chain is a chain of dependent operations from its root to its tip,
@@ -19,6 +19,7 @@ use super::chain::{Chain, Joint};
 #[cfg(target_arch = "x86_64")]
 use super::lane_math::F8;
 use super::lane_math::Lanes;
+use super::lanes_vrm::{Q, mul_lanes, rotate_q, segment_rotation_lanes};
 use super::params::ContactMode;
 use super::step::{ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
@@ -484,6 +485,9 @@ pub(crate) struct LaneCtx<'a> {
     pub scale: Real,
     pub iterations: u32,
     pub contact: ContactMode,
+    /// The group's chains are in the Earlier mode: each joint's rest
+    /// direction hangs from its parent's simulated rotation.
+    pub earlier: bool,
     pub colliders: &'a [ColliderState],
 }
 
@@ -493,9 +497,9 @@ pub(crate) fn preferred_width(isa: Isa) -> usize {
     if isa.avx2().is_some() { LANES8 } else { LANES4 }
 }
 
-/// One substep of the chains `lanes` (1 to [`LANES4`], all Improved without
-/// drape or flat locks, the same frame and contact mode, longest first)
-/// hanging from `frame`, four lanes wide (`Vec4`, the build's baseline).
+/// One substep of the chains `lanes` (1 to [`LANES4`], Improved without
+/// drape or Earlier, none with flat locks, the same frame, mode and contact
+/// mode, longest first) hanging from `frame`, four lanes wide (`Vec4`, the build's baseline).
 #[inline(never)]
 pub(crate) fn step_group4(
     chains: &mut [Chain],
@@ -561,9 +565,28 @@ target_build! {
     }
 }
 
-/// The lane kernel at width `W`.
+/// The lane kernel at width `W`, compiled once per mode: a run-time test
+/// of the mode in every joint row cost the Improved mode 3 % in
+/// `spring-bench --tress-only`.
 #[inline(always)]
 fn step_group_on<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    chains: &mut [Chain],
+    joints: &mut [Joint],
+    lanes: &[Lane],
+    frame: &Pose,
+    ctx: &LaneCtx<'_>,
+) {
+    if ctx.earlier {
+        step_group_mode::<W, S, true>(isa, chains, joints, lanes, frame, ctx);
+    } else {
+        step_group_mode::<W, S, false>(isa, chains, joints, lanes, frame, ctx);
+    }
+}
+
+/// [`step_group_on`] for the Earlier mode (`EARLIER`) or the Improved one.
+#[inline(always)]
+fn step_group_mode<const W: usize, S: Lanes<W>, const EARLIER: bool>(
     isa: S::Isa,
     chains: &mut [Chain],
     joints: &mut [Joint],
@@ -606,6 +629,7 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
     let mut o = V3::<S>::from_lanes(isa, &o);
     let mut o_prev = V3::<S>::from_lanes(isa, &o_prev);
     let rot = Rotor::<S>::new(isa, frame.rot);
+    let mut parent_w = Q::<S>::splat(isa, frame.rot);
     let rows = len[0];
     for k in 0..rows {
         // Lanes whose chain has a joint `k` (padding and ended chains
@@ -621,11 +645,18 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
         let js: [&Joint; W] = core::array::from_fn(|i| &joints[at(i)]);
         let x = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].x));
         let v0 = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].v));
-        let rest = rotate_lanes(
-            isa,
-            &rot,
-            V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].rest_vec)),
-        );
+        // `step_chain`'s two modes: Improved carries the rest direction
+        // rigidly with the frame, Earlier turns the bone's axis by its
+        // parent's simulated rotation.
+        let (rest, base) = if EARLIER {
+            let local = Q::from_lanes(isa, &core::array::from_fn(|i| js[i].local_rot));
+            let base = mul_lanes(parent_w, local);
+            let axis = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].axis));
+            (rotate_q(isa, &base, axis), base)
+        } else {
+            let rest_vec = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].rest_vec));
+            (rotate_lanes(isa, &rot, rest_vec), parent_w)
+        };
         let c_v = S::from_array(isa, core::array::from_fn(|i| js[i].c_v));
         let c_k = S::from_array(isa, core::array::from_fn(|i| js[i].c_k));
         let c_g = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].c_g));
@@ -659,6 +690,10 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
                 v_parent,
             )
         };
+        if EARLIER {
+            let axis_unit = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].axis_unit));
+            parent_w = segment_rotation_lanes(isa, base, axis_unit, xh - o, stored);
+        }
         let (xs, vs) = (xh.to_lanes(), v.to_lanes());
         for i in 0..n {
             if stored >> i & 1 == 1 {

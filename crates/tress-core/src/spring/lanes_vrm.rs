@@ -50,7 +50,7 @@ pub(crate) struct VrmLaneCtx<'a> {
 
 /// `W` quaternions, one per lane.
 #[derive(Clone, Copy, Debug)]
-struct Q<S> {
+pub(super) struct Q<S> {
     x: S,
     y: S,
     z: S,
@@ -59,7 +59,7 @@ struct Q<S> {
 
 impl<S> Q<S> {
     #[inline(always)]
-    fn splat<const W: usize>(isa: S::Isa, q: Quat) -> Self
+    pub(super) fn splat<const W: usize>(isa: S::Isa, q: Quat) -> Self
     where
         S: Lanes<W>,
     {
@@ -72,7 +72,7 @@ impl<S> Q<S> {
     }
 
     #[inline(always)]
-    fn from_lanes<const W: usize>(isa: S::Isa, q: &[Quat; W]) -> Self
+    pub(super) fn from_lanes<const W: usize>(isa: S::Isa, q: &[Quat; W]) -> Self
     where
         S: Lanes<W>,
     {
@@ -125,7 +125,7 @@ impl<S> Q<S> {
 /// [`crate::math::quat::mul`] per lane: its four products per component
 /// added left to right (its negated products are these subtractions).
 #[inline(always)]
-fn mul_lanes<const W: usize, S: Lanes<W>>(a: Q<S>, b: Q<S>) -> Q<S> {
+pub(super) fn mul_lanes<const W: usize, S: Lanes<W>>(a: Q<S>, b: Q<S>) -> Q<S> {
     Q {
         x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
         y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -136,7 +136,7 @@ fn mul_lanes<const W: usize, S: Lanes<W>>(a: Q<S>, b: Q<S>) -> Q<S> {
 
 /// [`crate::math::quat::rotate`] by a quaternion per lane.
 #[inline(always)]
-fn rotate_q<const W: usize, S: Lanes<W>>(isa: S::Isa, q: &Q<S>, v: V3<S>) -> V3<S> {
+pub(super) fn rotate_q<const W: usize, S: Lanes<W>>(isa: S::Isa, q: &Q<S>, v: V3<S>) -> V3<S> {
     let b = V3 {
         x: q.x,
         y: q.y,
@@ -184,7 +184,7 @@ fn is_zero<const W: usize, S: Lanes<W>>(isa: S::Isa, v: V3<S>) -> S::Mask {
 /// [`segment_rotation`] per lane for the lanes in `live`; the half-turn arc
 /// (opposite directions) is left to the scalar function.
 #[inline(always)]
-fn segment_rotation_lanes<const W: usize, S: Lanes<W>>(
+pub(super) fn segment_rotation_lanes<const W: usize, S: Lanes<W>>(
     isa: S::Isa,
     base: Q<S>,
     axis_unit: V3<S>,
