@@ -1,7 +1,8 @@
 //! Spring-chain solver speed (issue 3, acceptance 8): one 60 Hz frame of a
 //! 12-chain, 60-joint avatar with 10 colliders and whole-segment contact on
 //! 4 chains, next to a straightforward baseline of the same update; and 100
-//! such avatars per frame.
+//! such avatars per frame; and the same avatar in the VRM-compatible mode
+//! with the lane kernels and with the scalar kernel.
 //!
 //! `cargo bench -p tress-benches --bench spring -- --warm-up-time 1 --measurement-time 3`
 
@@ -13,7 +14,7 @@ use alloc::vec::Vec;
 
 use core::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
-use spring_support::{avatar, baseline::Baseline, frame};
+use spring_support::{avatar, avatar_vrm, baseline::Baseline, frame};
 use tress_core::spring::JointOutput;
 
 fn bench(c: &mut Criterion) {
@@ -37,6 +38,20 @@ fn bench(c: &mut Criterion) {
             }
         });
     });
+    for (name, lanes) in [
+        ("tress_avatar_frame_60hz_vrm", true),
+        ("tress_avatar_frame_60hz_vrm_scalar", false),
+    ] {
+        let mut w = avatar_vrm(lanes);
+        let mut n = 0u64;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                frame(&mut w, n);
+                black_box(&w);
+            });
+        });
+    }
     let mut base = Baseline::new();
     let mut m = 0u64;
     g.bench_function("baseline_avatar_frame_60hz", |b| {

@@ -157,3 +157,32 @@ const out = {
 fs.mkdirSync(path.dirname(outPath), { recursive: true });
 fs.writeFileSync(outPath, JSON.stringify(out));
 console.log(`${path.basename(modelPath)} ${kase}: ${joints.length} joints × ${steps} steps → ${outPath}`);
+
+// TIME_UPDATES=N: after the dump, N more steps of the same motion, timing
+// only `manager.update` (the spring update a Tress step corresponds to),
+// in batches of 1,000; prints the median batch in µs per update.
+const timed = Number(process.env.TIME_UPDATES ?? 0);
+if (timed > 0) {
+  const batches = [];
+  let k = steps;
+  for (let b = 0; b < Math.ceil(timed / 1000); b++) {
+    let ns = 0n;
+    for (let i = 0; i < 1000; i++, k++) {
+      const t = k * dt;
+      if (kase === 'head') {
+        yawQ.setFromAxisAngle(new THREE.Vector3(0, 1, 0), (Math.PI / 3) * Math.sin(Math.PI * t));
+        head.quaternion.copy(headRest).multiply(yawQ);
+      } else if (kase === 'move') {
+        scene.position.x = Math.sin(Math.PI * t);
+      }
+      const t0 = process.hrtime.bigint();
+      manager.update(dt);
+      ns += process.hrtime.bigint() - t0;
+      scene.updateMatrixWorld(true);
+    }
+    batches.push(Number(ns) / 1000 / 1000);
+  }
+  batches.sort((a, b) => a - b);
+  const med = batches[Math.floor(batches.length / 2)];
+  console.log(`${path.basename(modelPath)} ${kase}: three-vrm manager.update median ${med.toFixed(2)} µs per update (${batches.length} batches of 1000; min ${batches[0].toFixed(2)}, max ${batches[batches.length - 1].toFixed(2)})`);
+}

@@ -152,3 +152,38 @@ pub fn frame(w: &mut Avatar, n: u64) {
     }
     w.advance(1.0 / 60.0);
 }
+
+/// The avatar with every chain in the VRM-compatible mode (VRMC-like
+/// stiffness 1, drag 0.4, gravity power 1 down; the length quirk on), with
+/// the lane kernels on or off (off: the scalar kernel).
+#[must_use]
+pub fn avatar_vrm(lanes: bool) -> Avatar {
+    use tress_core::spring::{Mode, StepConfig};
+    let mut w = avatar();
+    w.set_config(StepConfig {
+        lanes,
+        ..w.config()
+    });
+    let params = JointParams {
+        stiffness: 1.0,
+        drag: 0.4,
+        gravity: Vec3::new(0.0, -1.0, 0.0),
+        hit_radius: 0.01,
+        ..JointParams::default()
+    };
+    for c in 0..w.chain_count() {
+        let desc = w.chain_desc(c).unwrap();
+        w.set_chain_desc(
+            c,
+            ChainDesc {
+                mode: Mode::VrmCompatible,
+                vrm_length_quirk: true,
+                ..desc
+            },
+        )
+        .unwrap();
+        w.set_chain_params(c, params).unwrap();
+    }
+    w.reset();
+    w
+}

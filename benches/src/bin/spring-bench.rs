@@ -6,6 +6,10 @@
 //! frame, which stays meaningful on a shared, loaded machine; wall-clock
 //! time is printed alongside. The criterion bench `spring` is the reference.
 //! `--tress-only` / `--builtin-only` run one row (for `perf record`).
+//! `--vrm` times the VRM-compatible mode on Godette, the built-in avatar and
+//! the bench avatar with the scalar kernel and with the lane kernels, in
+//! turns, and prints the medians and the ratio (see [`vrm_lanes`]);
+//! `--vrm --godette-lanes-only` runs only Godette with the lane kernels.
 
 extern crate alloc;
 
@@ -13,7 +17,7 @@ extern crate alloc;
 mod spring_support;
 
 use core::hint::black_box;
-use spring_support::{JOINTS, avatar, avatar_with, baseline::Baseline, frame};
+use spring_support::{JOINTS, avatar, avatar_vrm, avatar_with, baseline::Baseline, frame};
 use std::time::Instant;
 
 /// Nanoseconds this thread has run on a CPU (0 where unavailable).
@@ -39,6 +43,10 @@ fn measure(n: u64, mut f: impl FnMut(u64)) -> (f64, f64) {
 const FRAMES: u64 = 20_000;
 
 fn main() {
+    if std::env::args().any(|a| a == "--vrm") {
+        vrm_lanes();
+        return;
+    }
     if std::env::args().any(|a| a == "--builtin-only") {
         if let Some((joints, (cpu, _))) = builtin_rig() {
             println!("built-in avatar rig cpu ns/frame {cpu:.0} ({joints} joints)");
@@ -187,4 +195,175 @@ fn contacts() -> usize {
         }
     }
     n
+}
+
+/// Repetitions of each scalar / lanes pair in `--vrm`.
+const VRM_PAIRS: usize = 7;
+
+/// `--vrm`: the VRM-compatible mode's CPU time per substep with the scalar
+/// kernel (`StepConfig::lanes` off, the only path before the VRM lane
+/// kernel) and with the lane kernels, measured in turns (scalar, lanes,
+/// scalar, …) so that both see the same machine; prints each workload's
+/// medians and the median of the pairwise ratios.
+fn vrm_lanes() {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    println!("VRM-compatible mode, scalar kernel vs lane kernels; CPU: {cpu}");
+    println!("{VRM_PAIRS} pairs, each {FRAMES} frames of 1/60 s (2 substeps); medians");
+    println!(
+        "{:<34} {:>7} {:>16} {:>16} {:>8}",
+        "", "joints", "scalar ns/subst", "lanes ns/subst", "speed-up"
+    );
+    let godette = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/assets/godette-vrm0/Godette_vrm_v4.vrm"
+    );
+    let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar.vrm");
+    if std::env::args().any(|a| a == "--godette-lanes-only") {
+        if let Some((_, mut lanes)) = vrm_rig(godette, false, true, true) {
+            let t: alloc::vec::Vec<f64> = (0..20).map(|_| lanes()).collect();
+            println!("Godette, lane kernels, cpu ns/substep per window: {t:.0?}");
+        }
+        return;
+    }
+    for (name, path, fit, outputs) in [
+        ("Godette (as authored)", godette, false, true),
+        ("Godette, no bone outputs read", godette, false, false),
+        ("built-in avatar (fitted colliders)", builtin, true, true),
+    ] {
+        let Some((joints, mut scalar)) = vrm_rig(path, fit, false, outputs) else {
+            eprintln!("{name}: {path} not found, row skipped");
+            continue;
+        };
+        let Some((_, mut lanes)) = vrm_rig(path, fit, true, outputs) else {
+            continue;
+        };
+        report(name, joints, &mut *scalar, &mut *lanes);
+    }
+    let (mut a, mut b) = (avatar_vrm(false), avatar_vrm(true));
+    for n in 0..600 {
+        frame(&mut a, n);
+        frame(&mut b, n);
+    }
+    let (mut na, mut nb) = (600, 600);
+    report(
+        "bench avatar (12 chains, 10 colliders)",
+        JOINTS,
+        &mut || {
+            na += FRAMES;
+            measure(FRAMES, |i| frame(&mut a, na + i)).0 / 2.0
+        },
+        &mut || {
+            nb += FRAMES;
+            measure(FRAMES, |i| frame(&mut b, nb + i)).0 / 2.0
+        },
+    );
+}
+
+/// Median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Runs `scalar` and `lanes` (each: CPU ns per substep over one window) in
+/// turns and prints the row.
+fn report(
+    name: &str,
+    joints: usize,
+    scalar: &mut dyn FnMut() -> f64,
+    lanes: &mut dyn FnMut() -> f64,
+) {
+    let (mut s, mut l, mut r) = (
+        alloc::vec::Vec::new(),
+        alloc::vec::Vec::new(),
+        alloc::vec::Vec::new(),
+    );
+    for _ in 0..VRM_PAIRS {
+        let a = scalar();
+        let b = lanes();
+        s.push(a);
+        l.push(b);
+        r.push(a / b);
+    }
+    let (ms, ml, mr) = (median(&mut s), median(&mut l), median(&mut r));
+    let (lo, hi) = (r[0], r[r.len() - 1]);
+    println!("{name:<34} {joints:>7} {ms:>16.0} {ml:>16.0} {mr:>7.2}x  (pairs {lo:.2}-{hi:.2}x)");
+}
+
+/// The avatar at `path` as a VRM-compatible rig (length quirk on, as the
+/// three-vrm parity test builds it; `fit`: colliders fitted as `TressAvatar`
+/// does), the lane kernels on or off, driven by the standard head turn
+/// posed up front: (joints, a closure timing one window in CPU ns per
+/// substep, reading every bone output each frame where `outputs`). `None`
+/// when the file is missing.
+fn vrm_rig(
+    path: &str,
+    fit: bool,
+    lanes: bool,
+    outputs: bool,
+) -> Option<(usize, Box<dyn FnMut() -> f64>)> {
+    use tress_core::spring::{Mode, StepConfig};
+    use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
+    use tress_rig::spring_rig::{RigOptions, SpringRig};
+    use tress_tools::measure::motion::{Motion, Skeleton};
+    let avatar = tress_vrm::load_path(path).ok()?;
+    let (avatar, tail_chains) = if fit {
+        let (a, f) = fitted(&avatar, &ColliderFitOptions::default());
+        let t = f.tail_chains();
+        (a, t)
+    } else {
+        (avatar, 0)
+    };
+    let opts = RigOptions {
+        mode: Mode::VrmCompatible,
+        vrm_length_quirk: true,
+        tail_chains,
+        config: StepConfig {
+            lanes,
+            ..StepConfig::default()
+        },
+        ..RigOptions::default()
+    };
+    let mut rig = SpringRig::build(&avatar, &opts).ok()?;
+    let humanoid = avatar.humanoid.as_ref()?;
+    let head = humanoid.bone("head")?;
+    let sway = humanoid.bone("hips").unwrap_or(head);
+    let mut skel = Skeleton::new(&avatar, head, sway);
+    let motion = Motion::default();
+    let worlds: Vec<_> = (0..120)
+        .map(|i| {
+            skel.pose_at(&motion, f64::from(i) / 60.0);
+            let mut w = Vec::new();
+            skel.world_into(&mut w);
+            w
+        })
+        .collect();
+    let joints = rig.joint_count();
+    let mut out = vec![tress_core::spring::JointOutput::default(); 32];
+    let mut n = 0u64;
+    let mut step = move || {
+        rig.set_frame_poses_from_world(&worlds[(n % 120) as usize]);
+        rig.advance(1.0 / 60.0);
+        if outputs {
+            for c in 0..rig.chains.len() {
+                black_box(rig.outputs_into(c, &mut out));
+            }
+        }
+        black_box(&rig);
+        n += 1;
+    };
+    for _ in 0..600 {
+        step();
+    }
+    Some((
+        joints,
+        Box::new(move || measure(FRAMES, |_| step()).0 / 2.0),
+    ))
 }

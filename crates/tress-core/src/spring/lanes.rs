@@ -1,5 +1,5 @@
-//! Up to four (or, with AVX2, eight) Improved chains stepped together, one
-//! per vector lane: [`step_group4`] (`Vec4`) and [`step_group8`] (`F8`,
+//! Up to four (or, with AVX2, eight) Improved or Earlier chains stepped
+//! together, one per vector lane: [`step_group4`] (`Vec4`) and [`step_group8`] (`F8`,
 //! built for AVX2 and AVX-512 with `simd::target_build!`).
 //!
 //! One chain is a chain of dependent operations from its root to its tip,
@@ -19,6 +19,7 @@ use super::chain::{Chain, Joint};
 #[cfg(target_arch = "x86_64")]
 use super::lane_math::F8;
 use super::lane_math::Lanes;
+use super::lanes_vrm::{Q, mul_lanes, rotate_q, segment_rotation_lanes};
 use super::params::ContactMode;
 use super::step::{CONTACT_ONSET, ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
@@ -33,10 +34,10 @@ pub(crate) const LANES8: usize = 8;
 
 /// `W` 3-vectors, one per lane.
 #[derive(Clone, Copy, Debug)]
-struct V3<S> {
-    x: S,
-    y: S,
-    z: S,
+pub(super) struct V3<S> {
+    pub(super) x: S,
+    pub(super) y: S,
+    pub(super) z: S,
 }
 
 impl<S: Add<Output = S>> Add for V3<S> {
@@ -77,7 +78,7 @@ impl<S: Mul<Output = S> + Copy> Mul<S> for V3<S> {
 
 impl<S> V3<S> {
     #[inline(always)]
-    fn splat<const W: usize>(isa: S::Isa, v: Vec3) -> Self
+    pub(super) fn splat<const W: usize>(isa: S::Isa, v: Vec3) -> Self
     where
         S: Lanes<W>,
     {
@@ -90,7 +91,7 @@ impl<S> V3<S> {
 
     /// Transposes `W` vectors into lanes.
     #[inline(always)]
-    fn from_lanes<const W: usize>(isa: S::Isa, v: &[Vec3; W]) -> Self
+    pub(super) fn from_lanes<const W: usize>(isa: S::Isa, v: &[Vec3; W]) -> Self
     where
         S: Lanes<W>,
     {
@@ -100,7 +101,7 @@ impl<S> V3<S> {
 
     /// The lanes as vectors.
     #[inline(always)]
-    fn to_lanes<const W: usize>(self) -> [Vec3; W]
+    pub(super) fn to_lanes<const W: usize>(self) -> [Vec3; W]
     where
         S: Lanes<W>,
     {
@@ -108,7 +109,7 @@ impl<S> V3<S> {
     }
 
     #[inline(always)]
-    fn lane<const W: usize>(&self, i: usize) -> Vec3
+    pub(super) fn lane<const W: usize>(&self, i: usize) -> Vec3
     where
         S: Lanes<W>,
     {
@@ -116,7 +117,7 @@ impl<S> V3<S> {
     }
 
     #[inline(always)]
-    fn set_lane<const W: usize>(&mut self, i: usize, v: Vec3)
+    pub(super) fn set_lane<const W: usize>(&mut self, i: usize, v: Vec3)
     where
         S: Lanes<W>,
     {
@@ -127,7 +128,7 @@ impl<S> V3<S> {
 
     /// `(x x' + y y') + z z'`, glam's `Vec3::dot` order.
     #[inline(always)]
-    fn dot<const W: usize>(self, o: Self) -> S
+    pub(super) fn dot<const W: usize>(self, o: Self) -> S
     where
         S: Lanes<W>,
     {
@@ -135,7 +136,7 @@ impl<S> V3<S> {
     }
 
     #[inline(always)]
-    fn select<const W: usize>(m: S::Mask, a: Self, b: Self) -> Self
+    pub(super) fn select<const W: usize>(m: S::Mask, a: Self, b: Self) -> Self
     where
         S: Lanes<W>,
     {
@@ -150,7 +151,7 @@ impl<S> V3<S> {
 /// `f32::clamp(x, 0, 1)` per lane, with its exact results (a NaN stays NaN,
 /// −0 stays −0), which `min`/`max` instructions do not all keep.
 #[inline(always)]
-fn clamp01<const W: usize, S: Lanes<W>>(isa: S::Isa, x: S) -> S {
+pub(super) fn clamp01<const W: usize, S: Lanes<W>>(isa: S::Isa, x: S) -> S {
     let x = S::select(x.cmplt(S::splat(isa, 0.0)), S::splat(isa, 0.0), x);
     S::select(x.cmpgt(S::splat(isa, 1.0)), S::splat(isa, 1.0), x)
 }
@@ -164,13 +165,13 @@ fn onset_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, depth: S, inv_band: S) 
 
 /// Lanes of `W` set in a bit set.
 #[inline(always)]
-fn all_lanes<const W: usize>() -> u32 {
+pub(super) fn all_lanes<const W: usize>() -> u32 {
     (1u32 << W) - 1
 }
 
 /// [`project`] per lane.
 #[inline(always)]
-fn project_lanes<const W: usize, S: Lanes<W>>(
+pub(super) fn project_lanes<const W: usize, S: Lanes<W>>(
     isa: S::Isa,
     o: V3<S>,
     y: V3<S>,
@@ -196,7 +197,7 @@ fn project_lanes<const W: usize, S: Lanes<W>>(
 }
 
 /// A unit quaternion's terms for [`rotate_lanes`], splat once per substep.
-struct Rotor<S> {
+pub(super) struct Rotor<S> {
     b: V3<S>,
     k_v: S,
     k_c: S,
@@ -204,7 +205,7 @@ struct Rotor<S> {
 
 impl<S> Rotor<S> {
     #[inline(always)]
-    fn new<const W: usize>(isa: S::Isa, q: Quat) -> Self
+    pub(super) fn new<const W: usize>(isa: S::Isa, q: Quat) -> Self
     where
         S: Lanes<W>,
     {
@@ -220,7 +221,11 @@ impl<S> Rotor<S> {
 
 /// [`crate::math::quat::rotate`] per lane, operation for operation.
 #[inline(always)]
-fn rotate_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, r: &Rotor<S>, v: V3<S>) -> V3<S> {
+pub(super) fn rotate_lanes<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    r: &Rotor<S>,
+    v: V3<S>,
+) -> V3<S> {
     let b = r.b;
     let k_b = v.dot(b) * S::splat(isa, 2.0);
     let c = V3 {
@@ -467,9 +472,9 @@ fn point_hits<const W: usize, S: Lanes<W>>(
 }
 
 /// Squared lengths below this count as zero (as in `collide::prepared`).
-const DEGENERATE_SQ: Real = 1e-12;
+pub(super) const DEGENERATE_SQ: Real = 1e-12;
 /// Distances below this are treated as zero when normalising.
-const TINY: Real = 1e-9;
+pub(super) const TINY: Real = 1e-9;
 
 /// One chain in a lane group.
 #[derive(Clone, Copy, Debug)]
@@ -487,6 +492,9 @@ pub(crate) struct LaneCtx<'a> {
     pub scale: Real,
     pub iterations: u32,
     pub contact: ContactMode,
+    /// The group's chains are in the Earlier mode: each joint's rest
+    /// direction hangs from its parent's simulated rotation.
+    pub earlier: bool,
     pub colliders: &'a [ColliderState],
 }
 
@@ -496,9 +504,9 @@ pub(crate) fn preferred_width(isa: Isa) -> usize {
     if isa.avx2().is_some() { LANES8 } else { LANES4 }
 }
 
-/// One substep of the chains `lanes` (1 to [`LANES4`], all Improved without
-/// drape or flat locks, the same frame and contact mode, longest first)
-/// hanging from `frame`, four lanes wide (`Vec4`, the build's baseline).
+/// One substep of the chains `lanes` (1 to [`LANES4`], Improved without
+/// drape or Earlier, none with flat locks, the same frame, mode and contact
+/// mode, longest first) hanging from `frame`, four lanes wide (`Vec4`, the build's baseline).
 #[inline(never)]
 pub(crate) fn step_group4(
     chains: &mut [Chain],
@@ -564,9 +572,28 @@ target_build! {
     }
 }
 
-/// The lane kernel at width `W`.
+/// The lane kernel at width `W`, compiled once per mode: a run-time test
+/// of the mode in every joint row cost the Improved mode 3 % in
+/// `spring-bench --tress-only`.
 #[inline(always)]
 fn step_group_on<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    chains: &mut [Chain],
+    joints: &mut [Joint],
+    lanes: &[Lane],
+    frame: &Pose,
+    ctx: &LaneCtx<'_>,
+) {
+    if ctx.earlier {
+        step_group_mode::<W, S, true>(isa, chains, joints, lanes, frame, ctx);
+    } else {
+        step_group_mode::<W, S, false>(isa, chains, joints, lanes, frame, ctx);
+    }
+}
+
+/// [`step_group_on`] for the Earlier mode (`EARLIER`) or the Improved one.
+#[inline(always)]
+fn step_group_mode<const W: usize, S: Lanes<W>, const EARLIER: bool>(
     isa: S::Isa,
     chains: &mut [Chain],
     joints: &mut [Joint],
@@ -609,6 +636,7 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
     let mut o = V3::<S>::from_lanes(isa, &o);
     let mut o_prev = V3::<S>::from_lanes(isa, &o_prev);
     let rot = Rotor::<S>::new(isa, frame.rot);
+    let mut parent_w = Q::<S>::splat(isa, frame.rot);
     let rows = len[0];
     for k in 0..rows {
         // Lanes whose chain has a joint `k` (padding and ended chains
@@ -624,11 +652,18 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
         let js: [&Joint; W] = core::array::from_fn(|i| &joints[at(i)]);
         let x = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].x));
         let v0 = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].v));
-        let rest = rotate_lanes(
-            isa,
-            &rot,
-            V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].rest_vec)),
-        );
+        // `step_chain`'s two modes: Improved carries the rest direction
+        // rigidly with the frame, Earlier turns the bone's axis by its
+        // parent's simulated rotation.
+        let (rest, base) = if EARLIER {
+            let local = Q::from_lanes(isa, &core::array::from_fn(|i| js[i].local_rot));
+            let base = mul_lanes(parent_w, local);
+            let axis = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].axis));
+            (rotate_q(isa, &base, axis), base)
+        } else {
+            let rest_vec = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].rest_vec));
+            (rotate_lanes(isa, &rot, rest_vec), parent_w)
+        };
         let c_v = S::from_array(isa, core::array::from_fn(|i| js[i].c_v));
         let c_k = S::from_array(isa, core::array::from_fn(|i| js[i].c_k));
         let c_g = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].c_g));
@@ -662,6 +697,10 @@ fn step_group_on<const W: usize, S: Lanes<W>>(
                 v_parent,
             )
         };
+        if EARLIER {
+            let axis_unit = V3::<S>::from_lanes(isa, &core::array::from_fn(|i| js[i].axis_unit));
+            parent_w = segment_rotation_lanes(isa, base, axis_unit, xh - o, stored);
+        }
         let (xs, vs) = (xh.to_lanes(), v.to_lanes());
         for i in 0..n {
             if stored >> i & 1 == 1 {

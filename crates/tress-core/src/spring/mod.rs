@@ -10,12 +10,15 @@
 //! - [`limit`]: per-joint angle limits (`VRMC_springBone_limit`).
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
-//! (up to eight Improved chains at once in vector lanes, the same bits as
-//! `step`; its vector types in `lane_math`) and `vrm` (VRM-compatible).
+//! (up to eight Improved or Earlier chains at once in vector lanes, the same bits as
+//! `step`; its vector types in `lane_math`), `vrm` (VRM-compatible) and
+//! `lanes_vrm` (up to eight VRM-compatible chains at once, the same bits
+//! as `vrm`).
 
 pub mod chain;
 mod lane_math;
 mod lanes;
+mod lanes_vrm;
 pub mod limit;
 pub mod output;
 pub mod params;

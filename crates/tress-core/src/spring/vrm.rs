@@ -102,7 +102,7 @@ pub(crate) fn step_vrm(
 /// gravity is used as is, so a calm world keeps its bits (even the sign of
 /// a zero).
 #[inline]
-fn external_force(gravity: Vec3, external: Vec3) -> Vec3 {
+pub(super) fn external_force(gravity: Vec3, external: Vec3) -> Vec3 {
     if external == Vec3::ZERO {
         gravity
     } else {

@@ -11,6 +11,7 @@ use heapless::Vec;
 
 mod continuity;
 mod drive;
+mod vrm_groups;
 mod wind;
 
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};

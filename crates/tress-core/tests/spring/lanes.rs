@@ -1,5 +1,5 @@
-//! The lane kernel (up to four, or eight, Improved chains stepped together
-//! in vector lanes, `StepConfig::lanes`) against the scalar kernel: the same
+//! The lane kernel (up to four, or eight, Improved or Earlier chains stepped
+//! together in vector lanes, `StepConfig::lanes`) against the scalar kernel: the same
 //! states bit for bit at both widths and on every build of the eight-lane
 //! kernel this CPU runs, for random chains, colliders and motions, hostile
 //! values included.
@@ -15,8 +15,9 @@ use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
 
 #[derive(Debug, Clone)]
 struct Case {
-    /// Per chain: its joints, whole-segment contact, collider mask, frame.
-    chains: Vec<(Vec<JointDesc>, bool, u64, usize)>,
+    /// Per chain: its joints, whole-segment contact, collider mask, frame,
+    /// Earlier mode (else Improved).
+    chains: Vec<(Vec<JointDesc>, bool, u64, usize, bool)>,
     colliders: Vec<(usize, Collider)>,
     frames: Vec<(Real, Vec3, Quat)>,
 }
@@ -69,6 +70,7 @@ fn case() -> impl Strategy<Value = Case> {
         any::<bool>(),
         prop_oneof![4 => Just(u64::MAX), 1 => any::<u64>()],
         prop_oneof![5 => Just(0usize), 1 => Just(1usize)],
+        prop_oneof![3 => Just(false), 1 => Just(true)],
     );
     (
         // Up to 14 chains, so that groups of five to eight (the eight-lane
@@ -139,11 +141,15 @@ fn build(c: &Case, lanes: usize) -> World {
     for (f, col) in &c.colliders {
         w.add_collider(*f, *col).unwrap();
     }
-    for (joints, segment, mask, frame) in &c.chains {
+    for (joints, segment, mask, frame, earlier) in &c.chains {
         let desc = ChainDesc {
             frame: *frame,
             root_offset: Vec3::new(0.0, 0.05, -0.09),
-            mode: Mode::Improved,
+            mode: if *earlier {
+                Mode::Earlier
+            } else {
+                Mode::Improved
+            },
             contact: if *segment {
                 ContactMode::Segment
             } else {

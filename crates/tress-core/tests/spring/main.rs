@@ -12,6 +12,7 @@ mod drape;
 mod flat;
 mod invariance;
 mod lanes;
+mod lanes_vrm;
 mod lengths;
 mod limits;
 mod output;

@@ -106,14 +106,20 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.blow(step);
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         let ctx_iters = self.config.contact_iterations;
-        // Chains the lane kernel takes, grouped by frame and contact mode,
-        // longest first within a group, up to eight to a group; the rest
-        // step one by one.
-        // Sort keys: frame, contact mode, longest first, then chain index.
+        // Chains the lane kernel takes, grouped by frame, mode and contact
+        // mode, longest first within a group, up to eight to a group; the
+        // rest step one by one.
+        // Sort keys: frame, Earlier mode, contact mode, longest first, then
+        // chain index.
         let key = |c: &Chain, ci: usize| {
             let segment = u64::from(c.desc.contact == ContactMode::Segment);
+            let earlier = u64::from(c.desc.mode == Mode::Earlier);
             let frame = c.desc.frame as u64;
-            (frame << 48) | (segment << 47) | ((0x7fff - c.len as u64) << 32) | ci as u64
+            (frame << 49)
+                | (earlier << 48)
+                | (segment << 47)
+                | ((0x7fff - c.len as u64) << 32)
+                | ci as u64
         };
         let mut laned: Vec<u64, C> = Vec::new();
         for (ci, c) in self.chains.iter().enumerate() {
@@ -157,6 +163,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 scale: self.scale,
                 iterations: ctx_iters,
                 contact: m,
+                earlier: self.chains[group[0].chain].desc.mode == Mode::Earlier,
                 colliders: &self.collider_states[..self.colliders.len()],
             };
             // Four chains or fewer take the four-lane kernel: eight lanes
@@ -171,6 +178,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 self.check_finite(l.chain, poses);
             }
         }
+        self.step_vrm_groups(poses, &near, &mut is_laned);
         for (ci, &laned) in is_laned.iter().enumerate().take(self.chains.len()) {
             if laned {
                 continue;
@@ -216,8 +224,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     fn lane_ready(&self, c: &Chain) -> bool {
         self.config.lanes
             && !c.authored
-            && c.desc.mode == Mode::Improved
-            && !c.desc.drape
+            && (c.desc.mode == Mode::Earlier || (c.desc.mode == Mode::Improved && !c.desc.drape))
             && !c.limited
             && c.len > 0
             && !c.flat
@@ -227,7 +234,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     }
 
     /// Puts chain `ci` back to rest when its state is no longer finite.
-    fn check_finite(&mut self, ci: usize, poses: &[Pose; F]) {
+    pub(super) fn check_finite(&mut self, ci: usize, poses: &[Pose; F]) {
         let c = &mut self.chains[ci];
         let joints = &mut self.joints[c.start..c.start + c.len];
         // `x · 0` is 0 for finite x and NaN otherwise: one test per
@@ -265,7 +272,13 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     }
 
     /// [`Self::candidates`] as a bit set.
-    fn candidate_mask(&self, c: &Chain, frame: &Pose, reach0: Real, near: &NearSet) -> u64 {
+    pub(super) fn candidate_mask(
+        &self,
+        c: &Chain,
+        frame: &Pose,
+        reach0: Real,
+        near: &NearSet,
+    ) -> u64 {
         let root = frame.transform_point(c.desc.root_offset * self.scale);
         let reach = reach0 * self.scale;
         // Spheres and capsules among the first lanes: one vector test.

@@ -1,0 +1,211 @@
+//! The VRM-compatible lane kernel (up to four, or eight, VRM-compatible
+//! chains stepped together in vector lanes, `StepConfig::lanes`) against
+//! the scalar kernel `step_vrm`: the same states bit for bit at both widths
+//! and on every build of the eight-lane kernel this CPU runs, for random
+//! chains (length quirk, virtual tails, a center frame, wind, a chain with
+//! an angle limit left to the scalar kernel), colliders of every kind and
+//! motions, hostile values included.
+
+use alloc::vec::Vec;
+use proptest::prelude::*;
+use tress_core::collide::Collider;
+use tress_core::math::{Quat, Real, Vec3};
+use tress_core::simd::IsaLevel;
+use tress_core::spring::{
+    ChainDesc, JointDesc, JointLimit, Mode, Pose, SpringWorld, StepConfig, Wind,
+};
+
+use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
+
+/// One chain: joints, length quirk, virtual tail, center frame, collider
+/// mask, frame, a cone limit on every joint.
+type ChainCase = (Vec<JointDesc>, bool, bool, bool, u64, usize, bool);
+
+#[derive(Debug, Clone)]
+struct Case {
+    chains: Vec<ChainCase>,
+    colliders: Vec<(usize, Collider)>,
+    frames: Vec<(Real, Vec3, Quat)>,
+    wind: Real,
+}
+
+/// VRMC-like joints (stiffness, drag, gravity power as authored files
+/// have them), so that contact and the length quirk matter.
+fn sane_joint() -> impl Strategy<Value = JointDesc> {
+    (
+        -1.0f32..1.0,
+        -1.0f32..1.0,
+        0.02f32..0.12,
+        0.0f32..4.0,
+        0.0f32..1.0,
+        0.0f32..2.0,
+        0.0f32..0.03,
+    )
+        .prop_map(|(a, b, l, k, drag, g, r)| {
+            let mut d = JointDesc {
+                offset: Vec3::new(a * 0.3, -1.0, b * 0.3).normalize() * l,
+                local_rot: Quat::from_rotation_x(a * 0.3),
+                ..JointDesc::default()
+            };
+            d.params.stiffness = k;
+            d.params.drag = drag;
+            d.params.gravity = Vec3::new(0.0, -g, 0.0);
+            d.params.hit_radius = r;
+            d
+        })
+}
+
+fn sane_collider() -> impl Strategy<Value = (usize, Collider)> {
+    (
+        0usize..2,
+        -0.2f32..0.2,
+        -0.4f32..0.1,
+        -0.2f32..0.2,
+        0.02f32..0.12,
+        any::<bool>(),
+    )
+        .prop_map(|(f, x, y, z, r, cap)| {
+            let a = Vec3::new(x, y, z);
+            let c = if cap {
+                Collider::capsule(a, a + Vec3::new(0.2, -0.05, 0.0), r)
+            } else {
+                Collider::sphere(a, r)
+            };
+            (f, c)
+        })
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let chain = (
+        prop::collection::vec(prop_oneof![6 => sane_joint(), 1 => joint()], 1..7),
+        any::<bool>(),
+        any::<bool>(),
+        prop_oneof![3 => Just(false), 1 => Just(true)],
+        prop_oneof![4 => Just(u64::MAX), 1 => any::<u64>()],
+        prop_oneof![5 => Just(0usize), 1 => Just(1usize)],
+        prop_oneof![8 => Just(false), 1 => Just(true)],
+    );
+    (
+        // Up to 14 chains, so that groups of five to eight (the eight-lane
+        // kernel) are common.
+        prop::collection::vec(chain, 2..15),
+        prop::collection::vec(
+            prop_oneof![6 => sane_collider(), 1 => (0usize..2, collider())],
+            0..7,
+        ),
+        prop::collection::vec(
+            (
+                prop_oneof![6 => 0.0f32..0.05, 1 => Just(1.0f32), 1 => wild()],
+                prop_oneof![4 => (-0.3f32..0.3).prop_map(|x| Vec3::new(x, 0.0, 0.0)), 1 => vec3()],
+                prop_oneof![
+                    4 => (-1.5f32..1.5).prop_map(Quat::from_rotation_y),
+                    1 => quat()
+                ],
+            ),
+            1..60,
+        ),
+        prop_oneof![3 => Just(0.0f32), 1 => 0.0f32..20.0],
+    )
+        .prop_map(|(chains, colliders, frames, wind)| Case {
+            chains,
+            colliders,
+            frames,
+            wind,
+        })
+}
+
+type World = SpringWorld<96, 16, 8, 2>;
+
+/// A joint's position and velocity in `a` and in `b`.
+type Mismatch = (usize, usize, [Vec3; 2], [Vec3; 2]);
+
+/// The first joint (chain, joint, `a`'s and `b`'s position and velocity)
+/// whose state is not the same bits in both worlds.
+fn first_difference(a: &World, b: &World) -> Option<Mismatch> {
+    let bits = |v: Vec3| v.to_array().map(Real::to_bits);
+    (0..a.chain_count()).find_map(|ch| {
+        (0..a.chain_len(ch)).find_map(|j| {
+            let (xa, va) = a.joint_state(ch, j).unwrap();
+            let (xb, vb) = b.joint_state(ch, j).unwrap();
+            (bits(xa) != bits(xb) || bits(va) != bits(vb)).then_some((ch, j, [xa, va], [xb, vb]))
+        })
+    })
+}
+
+/// `lanes`: 0 for the scalar kernel, else the lane width.
+fn build(c: &Case, lanes: usize) -> World {
+    let mut w = World::default();
+    w.set_lane_width(lanes);
+    w.set_config(StepConfig {
+        lanes: lanes > 0,
+        ..StepConfig::default()
+    });
+    w.add_frame(Pose::IDENTITY).unwrap();
+    w.add_frame(Pose::IDENTITY).unwrap();
+    for (f, col) in &c.colliders {
+        w.add_collider(*f, *col).unwrap();
+    }
+    for (joints, quirk, virtual_tail, centered, mask, frame, limited) in &c.chains {
+        let desc = ChainDesc {
+            frame: *frame,
+            root_offset: Vec3::new(0.0, 0.05, -0.09),
+            mode: Mode::VrmCompatible,
+            collider_mask: *mask,
+            center: centered.then_some(1),
+            vrm_length_quirk: *quirk,
+            virtual_tail: *virtual_tail,
+            ..ChainDesc::default()
+        };
+        let ch = w.add_chain(desc, joints).unwrap();
+        if *limited {
+            w.set_chain_limit(ch, Some(JointLimit::cone(0.5))).unwrap();
+        }
+    }
+    if c.wind > 0.0 {
+        w.set_wind(Wind {
+            strength: c.wind,
+            ..Wind::default()
+        });
+    }
+    w
+}
+
+/// `w` on the builds of `level` or lower.
+fn at_most(mut w: World, level: IsaLevel) -> World {
+    w.set_isa(w.isa().at_most(level));
+    w
+}
+
+/// The widths and builds `run` compares with the scalar kernel.
+const LANED: [&str; 4] = ["4", "8", "8 (AVX2 at most)", "8 (portable)"];
+
+fn run(c: &Case) -> Result<(), TestCaseError> {
+    let mut worlds = [
+        build(c, 0),
+        build(c, 4),
+        build(c, 8),
+        at_most(build(c, 8), IsaLevel::Avx2),
+        at_most(build(c, 8), IsaLevel::Portable),
+    ];
+    for (dt, p, q) in &c.frames {
+        for w in &mut worlds {
+            w.set_frame_pose(0, Pose::new(*p, *q));
+            w.set_frame_pose(1, Pose::new(*p * 0.5 + Vec3::Y * -0.2, q.conjugate()));
+            w.advance(*dt);
+        }
+        let [scalar, laned @ ..] = &worlds;
+        for (w, width) in laned.iter().zip(LANED) {
+            let d = first_difference(w, scalar);
+            prop_assert!(
+                d.is_none(),
+                "{width} lanes vs scalar (chain, joint, x v, x v): {d:?}"
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn vrm_lanes_match_the_scalar_kernel_bit_for_bit() {
+    seeded_runner(12).run(&case(), |c| run(&c)).unwrap();
+}
