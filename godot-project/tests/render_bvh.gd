@@ -9,10 +9,6 @@ extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
 
-func _world(avatar: TressAvatar, skel: Skeleton3D, bone: String) -> Vector3:
-	var b := skel.find_bone(avatar.get_humanoid_bone(bone))
-	return (skel.global_transform * skel.get_bone_global_pose(b)).origin
-
 func run(tree: SceneTree) -> String:
 	var walk := TestUtil.repo_path("target/bvh/Walk_Loop.bvh")
 	var idle := TestUtil.repo_path("target/bvh/Idle_Loop.bvh")
@@ -31,8 +27,8 @@ func run(tree: SceneTree) -> String:
 	var avatar: TressAvatar = stage.avatar
 	var skel := avatar.get_skeleton()
 	await TestUtil.frames(tree, 2)
-	var rest_foot := minf(_world(avatar, skel, "leftFoot").y, _world(avatar, skel, "rightFoot").y)
-	var rest_hips := _world(avatar, skel, "hips").y
+	var rest_foot := minf(TestUtil.humanoid_world(avatar, skel, "leftFoot").y, TestUtil.humanoid_world(avatar, skel, "rightFoot").y)
+	var rest_hips := TestUtil.humanoid_world(avatar, skel, "hips").y
 
 	# Broken input first: reported, nothing added.
 	var bad := "user://broken.bvh"
@@ -48,29 +44,13 @@ func run(tree: SceneTree) -> String:
 		return "expected clips Walk_Loop and Idle_Loop, got %s" % [names]
 	if not avatar.play_animation("Walk_Loop"):
 		return "Walk_Loop did not play"
-	var left_ahead := 0
-	var right_ahead := 0
-	var low_min := INF
-	var low_max := -INF
-	var hand_min := INF
-	var hand_max := -INF
-	var fwd := avatar.global_transform.basis.z
-	var start := Time.get_ticks_msec()
-	while Time.get_ticks_msec() - start < 1500:
-		await tree.process_frame
-		var l := _world(avatar, skel, "leftFoot")
-		var r := _world(avatar, skel, "rightFoot")
-		var d := (l - r).dot(fwd)
-		if d > 0.05:
-			left_ahead += 1
-		elif d < -0.05:
-			right_ahead += 1
-		var lower := minf(l.y, r.y) - rest_foot
-		low_min = minf(low_min, lower)
-		low_max = maxf(low_max, lower)
-		var hand := _world(avatar, skel, "leftHand").dot(fwd)
-		hand_min = minf(hand_min, hand)
-		hand_max = maxf(hand_max, hand)
+	var w: Dictionary = await TestUtil.watch_stride(tree, avatar, skel, rest_foot)
+	var left_ahead: int = w.left_ahead
+	var right_ahead: int = w.right_ahead
+	var low_min: float = w.low_min
+	var low_max: float = w.low_max
+	var hand_min: float = w.hand_min
+	var hand_max: float = w.hand_max
 	if left_ahead == 0 or right_ahead == 0:
 		return "BVH walk: feet do not alternate (left ahead %d, right ahead %d frames)" % [left_ahead, right_ahead]
 	if hand_max - hand_min < 0.05:
@@ -89,7 +69,7 @@ func run(tree: SceneTree) -> String:
 	if not avatar.play_animation("Idle_Loop"):
 		return "Idle_Loop did not play"
 	await TestUtil.frames(tree, 10)
-	var idle_hips := _world(avatar, skel, "hips").y
+	var idle_hips := TestUtil.humanoid_world(avatar, skel, "hips").y
 	if absf(idle_hips - rest_hips) > 0.08 * rest_hips:
 		return "BVH idle hips at %.3f m, rest %.3f m" % [idle_hips, rest_hips]
 	return ""

@@ -22,10 +22,6 @@ func run(tree: SceneTree) -> String:
 			return "%s: %s" % [model.get_file(), why]
 	return ""
 
-func _world(avatar: TressAvatar, skel: Skeleton3D, bone: String) -> Vector3:
-	var b := skel.find_bone(avatar.get_humanoid_bone(bone))
-	return (skel.global_transform * skel.get_bone_global_pose(b)).origin
-
 func _check(tree: SceneTree, model: String, lib: String) -> String:
 	var avatar := TressAvatar.new()
 	tree.root.add_child(avatar)
@@ -33,8 +29,8 @@ func _check(tree: SceneTree, model: String, lib: String) -> String:
 		return "could not load"
 	var skel := avatar.get_skeleton()
 	await TestUtil.frames(tree, 2)
-	var rest_hips := _world(avatar, skel, "hips").y
-	var rest_foot := minf(_world(avatar, skel, "leftFoot").y, _world(avatar, skel, "rightFoot").y)
+	var rest_hips := TestUtil.humanoid_world(avatar, skel, "hips").y
+	var rest_foot := minf(TestUtil.humanoid_world(avatar, skel, "leftFoot").y, TestUtil.humanoid_world(avatar, skel, "rightFoot").y)
 	var names := avatar.load_animations(lib)
 	if names.size() != 46:
 		return "expected 46 clips, got %d" % names.size()
@@ -50,38 +46,21 @@ func _check(tree: SceneTree, model: String, lib: String) -> String:
 	if not avatar.play_animation("Idle_Loop"):
 		return "Idle_Loop did not play"
 	await TestUtil.frames(tree, 20)
-	var idle_hips := _world(avatar, skel, "hips").y
+	var idle_hips := TestUtil.humanoid_world(avatar, skel, "hips").y
 	if absf(idle_hips - rest_hips) > 0.08 * rest_hips:
 		return "Idle hips at %.3f m, rest %.3f m" % [idle_hips, rest_hips]
 	avatar.play_animation("Sitting_Idle_Loop")
 	await TestUtil.frames(tree, 20)
-	var sit_hips := _world(avatar, skel, "hips").y
+	var sit_hips := TestUtil.humanoid_world(avatar, skel, "hips").y
 	if sit_hips > 0.8 * rest_hips:
 		return "Sitting hips at %.3f m, not below 80%% of rest %.3f m" % [sit_hips, rest_hips]
 	avatar.play_animation("Walk_Loop")
-	var left_ahead := 0
-	var right_ahead := 0
-	var low_min := INF
-	var low_max := -INF
-	var wrong_side := 0
-	var fwd := avatar.global_transform.basis.z
-	# One whole 1.33 s stride, however fast headless frames come.
-	var start := Time.get_ticks_msec()
-	while Time.get_ticks_msec() - start < 1500:
-		await tree.process_frame
-		var l := _world(avatar, skel, "leftFoot")
-		var r := _world(avatar, skel, "rightFoot")
-		var d := (l - r).dot(fwd)
-		if d > 0.05:
-			left_ahead += 1
-		elif d < -0.05:
-			right_ahead += 1
-		var lower := minf(l.y, r.y) - rest_foot
-		low_min = minf(low_min, lower)
-		low_max = maxf(low_max, lower)
-		# Facing +Z, the character's left is +X.
-		if (l - r).dot(avatar.global_transform.basis.x) <= 0.0:
-			wrong_side += 1
+	var w: Dictionary = await TestUtil.watch_stride(tree, avatar, skel, rest_foot)
+	var left_ahead: int = w.left_ahead
+	var right_ahead: int = w.right_ahead
+	var low_min: float = w.low_min
+	var low_max: float = w.low_max
+	var wrong_side: int = w.wrong_side
 	if left_ahead == 0 or right_ahead == 0:
 		return "Walk feet do not alternate (left ahead %d, right ahead %d frames)" % [left_ahead, right_ahead]
 	if wrong_side > 0:
@@ -97,7 +76,7 @@ func _check(tree: SceneTree, model: String, lib: String) -> String:
 		return "current animation reads '%s'" % avatar.get_current_animation()
 	avatar.stop_animation()
 	await TestUtil.frames(tree, 2)
-	if absf(_world(avatar, skel, "hips").y - rest_hips) > 1e-3:
+	if absf(TestUtil.humanoid_world(avatar, skel, "hips").y - rest_hips) > 1e-3:
 		return "stop did not return to rest"
 	# Bad input: reported, nothing added, the scene keeps running.
 	if avatar.load_animations(TestUtil.repo_path("assets/no-such-clips.gltf")).size() != 0:

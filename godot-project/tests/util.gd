@@ -24,6 +24,40 @@ static func swing_heads(tree: SceneTree, scenes: Array, first: int, frames: int)
 		await tree.process_frame
 	return f
 
+## World position of humanoid bone `bone` of `avatar`.
+static func humanoid_world(avatar: TressAvatar, skel: Skeleton3D, bone: String) -> Vector3:
+	var b := skel.find_bone(avatar.get_humanoid_bone(bone))
+	return (skel.global_transform * skel.get_bone_global_pose(b)).origin
+
+## Watches the walk `avatar` plays for 1.5 s (one whole 1.33 s stride,
+## however fast headless frames come): frames with the left or the right
+## foot 5 cm ahead, the lower ankle's range above `rest_foot`, frames with
+## the left foot on the character's right, and the left hand's forward range.
+static func watch_stride(tree: SceneTree, avatar: TressAvatar, skel: Skeleton3D, rest_foot: float) -> Dictionary:
+	var w := {left_ahead = 0, right_ahead = 0, low_min = INF, low_max = -INF, wrong_side = 0,
+		hand_min = INF, hand_max = -INF}
+	var fwd := avatar.global_transform.basis.z
+	var start := Time.get_ticks_msec()
+	while Time.get_ticks_msec() - start < 1500:
+		await tree.process_frame
+		var l := humanoid_world(avatar, skel, "leftFoot")
+		var r := humanoid_world(avatar, skel, "rightFoot")
+		var d := (l - r).dot(fwd)
+		if d > 0.05:
+			w.left_ahead += 1
+		elif d < -0.05:
+			w.right_ahead += 1
+		var lower := minf(l.y, r.y) - rest_foot
+		w.low_min = minf(w.low_min, lower)
+		w.low_max = maxf(w.low_max, lower)
+		# Facing +Z, the character's left is +X.
+		if (l - r).dot(avatar.global_transform.basis.x) <= 0.0:
+			w.wrong_side += 1
+		var hand := humanoid_world(avatar, skel, "leftHand").dot(fwd)
+		w.hand_min = minf(w.hand_min, hand)
+		w.hand_max = maxf(w.hand_max, hand)
+	return w
+
 ## `n` TressAvatars of the built-in avatar, added to the tree; empty when
 ## one does not load.
 static func builtin_avatars(tree: SceneTree, n: int) -> Array[TressAvatar]:
