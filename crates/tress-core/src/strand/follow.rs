@@ -187,8 +187,11 @@ pub fn guide_frames(
     let (mut t, mut n) = ([[0.0; 3]; MAX_PARTICLES], [[0.0; 3]; MAX_PARTICLES]);
     let mut p = [[0.0; 3]; MAX_PARTICLES];
     for (g, n0) in root_normal.iter().enumerate() {
+        // `layout.index` divides by the lane count on every call; one
+        // division per guide and a stride is the same index.
+        let (first, lanes) = (layout.index(g, 0), layout.lanes());
         for i in 0..m {
-            let j = layout.index(g, i);
+            let j = first + i * lanes;
             p[i] = [x[j], y[j], z[j]];
         }
         for i in 0..m - 1 {
@@ -313,7 +316,28 @@ fn interpolate_inline(
     y: &mut [Real],
     z: &mut [Real],
 ) {
-    let m = plan.particles;
+    // A strand length known at compile time lets every loop along the
+    // strand become whole vector registers (16 particles: one zmm per
+    // component); the other counts take the same code with a run-time
+    // length, which the fix's loops do not vectorise.
+    match plan.particles {
+        16 => strands::<16>(plan, frames, fix_lengths, x, y, z),
+        32 => strands::<32>(plan, frames, fix_lengths, x, y, z),
+        _ => strands::<0>(plan, frames, fix_lengths, x, y, z),
+    }
+}
+
+/// Every render strand, `N` particles each (0: `plan.particles`).
+#[inline(always)]
+fn strands<const N: usize>(
+    plan: &FollowPlan<'_>,
+    frames: &[Real],
+    fix_lengths: bool,
+    x: &mut [Real],
+    y: &mut [Real],
+    z: &mut [Real],
+) {
+    let m = if N > 0 { N } else { plan.particles };
     let gm = plan.guides * m;
     for (r, (gi, co)) in plan.guide_index.iter().zip(plan.coefs).enumerate() {
         let span = r * m..(r + 1) * m;
@@ -323,11 +347,11 @@ fn interpolate_inline(
             &mut y[span.clone()],
             &mut z[span.clone()],
         );
-        blend(sx, co, frames, gm, base, 0);
-        blend(sy, co, frames, gm, base, 1);
-        blend(sz, co, frames, gm, base, 2);
+        blend::<N>(sx, co, frames, gm, base, 0);
+        blend::<N>(sy, co, frames, gm, base, 1);
+        blend::<N>(sz, co, frames, gm, base, 2);
         if fix_lengths {
-            fix_strand(sx, sy, sz, &plan.rest_len[span]);
+            fix_strand::<N>(sx, sy, sz, &plan.rest_len[span]);
         }
     }
 }
@@ -335,7 +359,7 @@ fn interpolate_inline(
 /// One component (`c`: 0 x, 1 y, 2 z) of one render strand:
 /// `Σ_k w_k P_k + (w a)_k N_k + (w b)_k B_k + (w c)_k T_k` along the strand.
 #[inline(always)]
-fn blend(
+fn blend<const N: usize>(
     dst: &mut [Real],
     co: &FollowCoefs,
     frames: &[Real],
@@ -343,7 +367,8 @@ fn blend(
     base: [usize; GUIDES_PER_STRAND],
     c: usize,
 ) {
-    let m = dst.len();
+    let m = if N > 0 { N } else { dst.len() };
+    let dst = &mut dst[..m];
     let s = |comp: usize, k: usize| {
         let a = comp * gm + base[k];
         &frames[a..a + m]
@@ -364,14 +389,13 @@ fn blend(
 /// Scales each segment of one strand to `rest_len` (keeping its
 /// direction) and chains the particles again from the root: a blend of
 /// guides is shorter than they are where they diverge, and this puts the
-/// length back without the root-to-tip dependency inside the square roots.
+/// length back. The chaining is a prefix sum done in `log2(m)` whole-strand
+/// passes rather than one particle after another, so it vectorises too.
 #[inline(always)]
-fn fix_strand(x: &mut [Real], y: &mut [Real], z: &mut [Real], rest_len: &[Real]) {
-    let m = x.len();
-    let (y, z, rest_len) = (&mut y[..m], &mut z[..m], &rest_len[..m]);
+fn fix_strand<const N: usize>(x: &mut [Real], y: &mut [Real], z: &mut [Real], rest_len: &[Real]) {
+    let m = if N > 0 { N } else { x.len() };
+    let (x, y, z, rest_len) = (&mut x[..m], &mut y[..m], &mut z[..m], &rest_len[..m]);
     let mut d = [[0.0 as Real; MAX_PARTICLES]; 3];
-    // The segment vectors and their scales are independent per segment, so
-    // this part vectorises along the strand.
     for i in 1..m {
         let (dx, dy, dz) = (x[i] - x[i - 1], y[i] - y[i - 1], z[i] - z[i - 1]);
         let l2 = (dx * dx + dy * dy + dz * dz).max(TINY2);
@@ -380,10 +404,21 @@ fn fix_strand(x: &mut [Real], y: &mut [Real], z: &mut [Real], rest_len: &[Real])
         d[1][i] = dy * k;
         d[2][i] = dz * k;
     }
-    for i in 1..m {
-        x[i] = x[i - 1] + d[0][i];
-        y[i] = y[i - 1] + d[1][i];
-        z[i] = z[i - 1] + d[2][i];
+    for (c, out) in [x, y, z].into_iter().enumerate() {
+        let s = &mut d[c][..m];
+        let mut t = [0.0 as Real; MAX_PARTICLES];
+        let mut step = 1;
+        while step < m {
+            t[..m].copy_from_slice(s);
+            for i in step..m {
+                s[i] = t[i] + t[i - step];
+            }
+            step *= 2;
+        }
+        let root = out[0];
+        for i in 1..m {
+            out[i] = root + s[i];
+        }
     }
 }
 
