@@ -180,47 +180,128 @@ pub fn guide_frames(
     out: &mut [Real],
 ) {
     let guides = root_normal.len();
+    assert!(guides <= layout.strands(), "more guides than strands");
+    assert!(
+        out.len() >= FRAME_COMPONENTS * guides * layout.particles(),
+        "frame buffer too short"
+    );
+    assert!(
+        x.len() >= layout.len() && y.len() >= layout.len() && z.len() >= layout.len(),
+        "positions do not fit the layout"
+    );
+    // A chunk's rows hold one particle of all its strands, so the frames
+    // are built a row at a time across the lanes (SIMD), and each row is
+    // then scattered to the strand-major output.
+    match Isa::detect().avx512() {
+        Some(t) => frames_avx512(t, layout, (x, y, z), rot, root_normal, out),
+        None => frames_inline(layout, x, y, z, rot, root_normal, out),
+    }
+}
+
+target_build! {
+    /// [`guide_frames`] compiled for AVX-512 (no FMA: the portable bits).
+    fn frames_avx512(
+        _token: Avx512,
+        layout: &StrandLayout,
+        pos: (&[Real], &[Real], &[Real]),
+        rot: Mat3,
+        root_normal: &[Vec3],
+        out: &mut [Real],
+    ) {
+        frames_inline(layout, pos.0, pos.1, pos.2, rot, root_normal, out);
+    }
+}
+
+#[inline(always)]
+fn frames_inline(
+    layout: &StrandLayout,
+    x: &[Real],
+    y: &[Real],
+    z: &[Real],
+    rot: Mat3,
+    root_normal: &[Vec3],
+    out: &mut [Real],
+) {
+    if layout.lanes() == super::layout::WIDE_LANES {
+        chunk_frames::<{ super::layout::WIDE_LANES }>(layout, x, y, z, rot, root_normal, out);
+    } else {
+        chunk_frames::<{ super::layout::LANES }>(layout, x, y, z, rot, root_normal, out);
+    }
+}
+
+#[inline(always)]
+fn chunk_frames<const L: usize>(
+    layout: &StrandLayout,
+    x: &[Real],
+    y: &[Real],
+    z: &[Real],
+    rot: Mat3,
+    root_normal: &[Vec3],
+    out: &mut [Real],
+) {
+    let guides = root_normal.len();
     let m = layout.particles();
     let gm = guides * m;
-    assert!(guides <= layout.strands(), "more guides than strands");
-    assert!(out.len() >= FRAME_COMPONENTS * gm, "frame buffer too short");
-    let (mut t, mut n) = ([[0.0; 3]; MAX_PARTICLES], [[0.0; 3]; MAX_PARTICLES]);
-    let mut p = [[0.0; 3]; MAX_PARTICLES];
-    for (g, n0) in root_normal.iter().enumerate() {
-        // `layout.index` divides by the lane count on every call; one
-        // division per guide and a stride is the same index.
-        let (first, lanes) = (layout.index(g, 0), layout.lanes());
-        for i in 0..m {
-            let j = first + i * lanes;
-            p[i] = [x[j], y[j], z[j]];
+    for c in 0..guides.div_ceil(L) {
+        let (base, g0) = (c * m * L, c * L);
+        let real = (guides - g0).min(L);
+        let mut n = [[0.0 as Real; L]; 3];
+        for l in 0..real {
+            let r = rot * root_normal[g0 + l];
+            (n[0][l], n[1][l], n[2][l]) = (r.x, r.y, r.z);
         }
-        for i in 0..m - 1 {
-            t[i] = normalized(sub(p[i + 1], p[i]));
-        }
-        t[m - 1] = t[m - 2];
-        let r = rot * *n0;
-        let mut prev = [r.x, r.y, r.z];
         for i in 0..m {
-            // Projecting the previous normal off this tangent carries it
-            // down the strand without twisting; a normal that falls along
-            // the tangent (a 90° kink) comes out zero, which only drops
-            // that particle's offset, never a NaN.
-            let d = dot(prev, t[i]);
-            prev = normalized(sub(prev, scale(t[i], d)));
-            n[i] = prev;
-        }
-        let base = g * m;
-        for i in 0..m {
-            let b = cross(t[i], n[i]);
-            let at = base + i;
-            for c in 0..3 {
-                out[c * gm + at] = p[i][c];
-                out[(3 + c) * gm + at] = n[i][c];
-                out[(6 + c) * gm + at] = b[c];
-                out[(9 + c) * gm + at] = t[i][c];
+            // The tangent at particle i points to particle i + 1; the tip
+            // repeats the last segment's.
+            let (a, b) = if i + 1 < m {
+                (base + i * L, base + (i + 1) * L)
+            } else {
+                (base + (i - 1) * L, base + i * L)
+            };
+            let row = base + i * L;
+            let mut t = [[0.0 as Real; L]; 3];
+            let mut bn = [[0.0 as Real; L]; 3];
+            for l in 0..L {
+                let (tx, ty, tz) = (
+                    x[b + l] - x[a + l],
+                    y[b + l] - y[a + l],
+                    z[b + l] - z[a + l],
+                );
+                let k = inv_len(tx * tx + ty * ty + tz * tz);
+                let (tx, ty, tz) = (tx * k, ty * k, tz * k);
+                // Projecting the previous normal off this tangent carries
+                // it down the strand without twisting; a normal that falls
+                // along the tangent (a 90° kink) comes out zero, which only
+                // drops that particle's offset, never a NaN.
+                let d = n[0][l] * tx + n[1][l] * ty + n[2][l] * tz;
+                let (nx, ny, nz) = (n[0][l] - tx * d, n[1][l] - ty * d, n[2][l] - tz * d);
+                let k = inv_len(nx * nx + ny * ny + nz * nz);
+                let (nx, ny, nz) = (nx * k, ny * k, nz * k);
+                (n[0][l], n[1][l], n[2][l]) = (nx, ny, nz);
+                (t[0][l], t[1][l], t[2][l]) = (tx, ty, tz);
+                bn[0][l] = ty * nz - tz * ny;
+                bn[1][l] = tz * nx - tx * nz;
+                bn[2][l] = tx * ny - ty * nx;
+            }
+            let pos = [&x[row..row + L], &y[row..row + L], &z[row..row + L]];
+            for l in 0..real {
+                let at = (g0 + l) * m + i;
+                for k in 0..3 {
+                    out[k * gm + at] = pos[k][l];
+                    out[(3 + k) * gm + at] = n[k][l];
+                    out[(6 + k) * gm + at] = bn[k][l];
+                    out[(9 + k) * gm + at] = t[k][l];
+                }
             }
         }
     }
+}
+
+/// `1 / sqrt(l2)`, or 0 for a (near-)zero `l2`: branch-free, so lanes vectorise.
+#[inline(always)]
+fn inv_len(l2: Real) -> Real {
+    let k = rsqrt(l2.max(TINY2));
+    if l2 > TINY2 { k } else { 0.0 }
 }
 
 /// Writes every render strand's particles into `x`, `y`, `z`
@@ -321,15 +402,17 @@ fn interpolate_inline(
     // component); the other counts take the same code with a run-time
     // length, which the fix's loops do not vectorise.
     match plan.particles {
-        16 => strands::<16>(plan, frames, fix_lengths, x, y, z),
-        32 => strands::<32>(plan, frames, fix_lengths, x, y, z),
-        _ => strands::<0>(plan, frames, fix_lengths, x, y, z),
+        16 => strands::<16, 16>(plan, frames, fix_lengths, x, y, z),
+        32 => strands::<32, 32>(plan, frames, fix_lengths, x, y, z),
+        _ => strands::<0, MAX_PARTICLES>(plan, frames, fix_lengths, x, y, z),
     }
 }
 
-/// Every render strand, `N` particles each (0: `plan.particles`).
+/// Every render strand, `N` particles each (0: `plan.particles`), with
+/// the length fix's rows `A` long (`N`, or [`MAX_PARTICLES`] for 0): rows
+/// exactly one strand long stay in registers.
 #[inline(always)]
-fn strands<const N: usize>(
+fn strands<const N: usize, const A: usize>(
     plan: &FollowPlan<'_>,
     frames: &[Real],
     fix_lengths: bool,
@@ -342,17 +425,26 @@ fn strands<const N: usize>(
     for (r, (gi, co)) in plan.guide_index.iter().zip(plan.coefs).enumerate() {
         let span = r * m..(r + 1) * m;
         let base = gi.map(|g| g as usize * m);
-        let (sx, sy, sz) = (
-            &mut x[span.clone()],
-            &mut y[span.clone()],
-            &mut z[span.clone()],
-        );
-        blend::<N>(sx, co, frames, gm, base, 0);
-        blend::<N>(sy, co, frames, gm, base, 1);
-        blend::<N>(sz, co, frames, gm, base, 2);
-        if fix_lengths {
-            fix_strand::<N>(sx, sy, sz, &plan.rest_len[span]);
+        // Blended into local rows and stored once: the fix reads each
+        // row shifted by one particle, and reading that back from the
+        // output just stored stalls on store forwarding (perf annotate:
+        // most of the fix's time sat on those loads).
+        let mut p = [[0.0 as Real; A]; 3];
+        for (c, row) in p.iter_mut().enumerate() {
+            blend::<N>(&mut row[..m], co, frames, gm, base, c);
         }
+        let [px, py, pz] = &mut p;
+        if fix_lengths {
+            fix_strand::<N, A>(
+                &mut px[..m],
+                &mut py[..m],
+                &mut pz[..m],
+                &plan.rest_len[span.clone()],
+            );
+        }
+        x[span.clone()].copy_from_slice(&px[..m]);
+        y[span.clone()].copy_from_slice(&py[..m]);
+        z[span].copy_from_slice(&pz[..m]);
     }
 }
 
@@ -389,13 +481,18 @@ fn blend<const N: usize>(
 /// Scales each segment of one strand to `rest_len` (keeping its
 /// direction) and chains the particles again from the root: a blend of
 /// guides is shorter than they are where they diverge, and this puts the
-/// length back. The chaining is a prefix sum done in `log2(m)` whole-strand
-/// passes rather than one particle after another, so it vectorises too.
+/// length back. The segment scaling vectorises along the strand; the
+/// re-chaining is three running sums from the root.
 #[inline(always)]
-fn fix_strand<const N: usize>(x: &mut [Real], y: &mut [Real], z: &mut [Real], rest_len: &[Real]) {
+fn fix_strand<const N: usize, const A: usize>(
+    x: &mut [Real],
+    y: &mut [Real],
+    z: &mut [Real],
+    rest_len: &[Real],
+) {
     let m = if N > 0 { N } else { x.len() };
     let (x, y, z, rest_len) = (&mut x[..m], &mut y[..m], &mut z[..m], &rest_len[..m]);
-    let mut d = [[0.0 as Real; MAX_PARTICLES]; 3];
+    let mut d = [[0.0 as Real; A]; 3];
     for i in 1..m {
         let (dx, dy, dz) = (x[i] - x[i - 1], y[i] - y[i - 1], z[i] - z[i - 1]);
         let l2 = (dx * dx + dy * dy + dz * dz).max(TINY2);
@@ -404,21 +501,13 @@ fn fix_strand<const N: usize>(x: &mut [Real], y: &mut [Real], z: &mut [Real], re
         d[1][i] = dy * k;
         d[2][i] = dz * k;
     }
-    for (c, out) in [x, y, z].into_iter().enumerate() {
-        let s = &mut d[c][..m];
-        let mut t = [0.0 as Real; MAX_PARTICLES];
-        let mut step = 1;
-        while step < m {
-            t[..m].copy_from_slice(s);
-            for i in step..m {
-                s[i] = t[i] + t[i - step];
-            }
-            step *= 2;
-        }
-        let root = out[0];
-        for i in 1..m {
-            out[i] = root + s[i];
-        }
+    // Three independent root-to-tip sums; consecutive strands' sums
+    // overlap in the out-of-order window, which measured faster here than
+    // a log-step scan through memory rows.
+    for i in 1..m {
+        x[i] = x[i - 1] + d[0][i];
+        y[i] = y[i - 1] + d[1][i];
+        z[i] = z[i - 1] + d[2][i];
     }
 }
 
@@ -457,36 +546,4 @@ pub fn length_error(
         },
         max,
     }
-}
-
-#[inline(always)]
-fn sub(a: [Real; 3], b: [Real; 3]) -> [Real; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-#[inline(always)]
-fn scale(a: [Real; 3], k: Real) -> [Real; 3] {
-    [a[0] * k, a[1] * k, a[2] * k]
-}
-
-#[inline(always)]
-fn dot(a: [Real; 3], b: [Real; 3]) -> Real {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-#[inline(always)]
-fn cross(a: [Real; 3], b: [Real; 3]) -> [Real; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-/// `a / |a|`, or zero for a (near-)zero `a`.
-#[inline(always)]
-fn normalized(a: [Real; 3]) -> [Real; 3] {
-    let l2 = dot(a, a);
-    let k = if l2 > TINY2 { rsqrt(l2) } else { 0.0 };
-    scale(a, k)
 }
