@@ -1,8 +1,10 @@
 //! Criterion bench of the strand solver: one frame (two 1/60 s steps, the
-//! reference passes) of the standard 6,000 × 16 scene, one thread and two.
+//! reference passes) of the standard 6,000 × 16 scene, one thread and two;
+//! and the render strands interpolated from it (60,000 from its 6,000
+//! guides, one thread).
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use tress_core::strand::{Schedule, StrandParams};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tress_core::strand::{FollowPlanBuf, Schedule, StrandParams};
 use tress_rig::groom::ProceduralGroom;
 use tress_rig::groom::scene::{standard_sim, turning_pose};
 
@@ -26,5 +28,36 @@ fn strand_frame(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, strand_frame);
+fn strand_interpolate(c: &mut Criterion) {
+    let groom = ProceduralGroom::default();
+    let mut sim = standard_sim(&groom, StrandParams::default(), Schedule::REFERENCE);
+    // Half a second of the head turn, so the guides are bent and the
+    // frames are not the rest ones.
+    let mut t = 0.0f64;
+    for _ in 0..30 {
+        t += 1.0 / 60.0;
+        let pose = turning_pose(groom.head_centre, t);
+        sim.advance(1.0 / 60.0, |_, _| pose);
+    }
+    let pose = turning_pose(groom.head_centre, t);
+    let mut plan = FollowPlanBuf::for_sim(&sim, 10, 0x7e55).expect("the standard groom fits");
+    let n = plan.renders() * plan.particles();
+    let (mut x, mut y, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut g = c.benchmark_group("strand");
+    g.sample_size(50);
+    g.throughput(Throughput::Elements(n as u64));
+    for fix in [true, false] {
+        let name = if fix {
+            "interpolate_60000_from_6000"
+        } else {
+            "interpolate_60000_from_6000_no_length_fix"
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| plan.interpolate(&sim, &pose, fix, &mut x, &mut y, &mut z));
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, strand_frame, strand_interpolate);
 criterion_main!(benches);

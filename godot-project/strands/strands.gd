@@ -4,7 +4,11 @@
 ## restore them. The heads turn yaw ±60° with a 2 s period for 4 s, then stay
 ## still; "Turn again" restarts that.
 ##
-## Command line (after `--`): --strands=FRACTION (level of detail, 0..1).
+## The right head draws 60,000 strands interpolated from its 6,000 simulated
+## ones (render_ratio 10); the left draws its simulated strands.
+##
+## Command line (after `--`): --strands=FRACTION (level of detail, 0..1),
+## --ratio=N (render strands per simulated strand on the right, default 10).
 extends Node3D
 
 const GROOM := "assets/tress_groom.tfx"
@@ -21,12 +25,15 @@ var camera: Camera3D
 
 func _ready() -> void:
 	var fraction := 1.0
+	var ratio := 10
 	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--ratio="):
+			ratio = clampi(int(arg.trim_prefix("--ratio=")), 1, 32)
 		if arg.begins_with("--strands="):
 			fraction = clampf(float(arg.trim_prefix("--strands=")), 0.01, 1.0)
 	_environment()
-	left = _head(-0.32, false, fraction)
-	right = _head(0.32, true, fraction)
+	left = _head(-0.32, false, fraction, 1)
+	right = _head(0.32, true, fraction, ratio)
 	_ui()
 
 func _environment() -> void:
@@ -37,7 +44,7 @@ func _environment() -> void:
 	add_child(camera)
 	camera.look_at(Vector3(0, HEAD_Y - 0.08, 0))
 
-func _head(x: float, full: bool, fraction: float) -> TressStrandHair:
+func _head(x: float, full: bool, fraction: float, ratio: int) -> TressStrandHair:
 	var head := Node3D.new()
 	head.name = "HeadRight" if full else "HeadLeft"
 	head.position = Vector3(x, HEAD_Y, 0)
@@ -67,6 +74,7 @@ func _head(x: float, full: bool, fraction: float) -> TressStrandHair:
 	hair.strand_fraction = fraction
 	hair.shape_constraints = full
 	hair.collisions = full
+	hair.render_ratio = ratio
 	head.add_child(hair)
 	var col := CollisionShape3D.new()
 	var s := SphereShape3D.new()
@@ -118,4 +126,6 @@ func _process(delta: float) -> void:
 	var yaw := deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0
 	for h in heads:
 		h.rotation = Vector3(0, yaw, 0)
-	perf.text = "%d strands per side, update %.1f ms (right)" % [right.strand_count(), right.get_last_update_usec() / 1000.0]
+	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which interpolation %.1f ms)" % [
+		right.strand_count(), right.get_render_strand_count(),
+		right.get_last_update_usec() / 1000.0, right.get_last_interpolation_usec() / 1000.0]

@@ -45,6 +45,7 @@ pub mod sim_convert;
 pub mod spring_config;
 pub mod spring_hair;
 pub mod spring_hand;
+mod strand_follow;
 pub mod strand_hair;
 mod strand_shading;
 pub mod vrm_import;

@@ -14,6 +14,7 @@ use tress_core::math::Vec3;
 use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim};
 
 use crate::convert::{pose_and_scale, vec3, vector3};
+use crate::strand_follow::FollowRender;
 use crate::strand_shading::{self, HairVolume};
 
 /// Strand hair: thousands of particle strands with momentum, shape and
@@ -91,6 +92,15 @@ pub struct TressStrandHair {
     #[var(set = set_strand_fraction)]
     #[init(val = 1.0)]
     strand_fraction: f32,
+    /// Strands drawn per simulated strand: 1 draws the simulated strands
+    /// themselves; more adds `render_ratio − 1` strands scattered around
+    /// each one, interpolated from the nearest simulated strands every
+    /// frame (the demo: 6,000 simulated, ratio 10, 60,000 drawn). Changing
+    /// it reloads the groom.
+    #[export(range = (1.0, 32.0))]
+    #[var(set = set_render_ratio)]
+    #[init(val = 1)]
+    render_ratio: i32,
     /// Global and local shape constraints on (off = "gravity and length only").
     #[export]
     #[init(val = true)]
@@ -149,6 +159,8 @@ pub struct TressStrandHair {
     default_material: Option<Gd<ShaderMaterial>>,
     volume: Option<HairVolume>,
     sim: Option<StrandSim>,
+    /// The interpolated render strands, when `render_ratio` > 1.
+    follow: Option<FollowRender>,
     mesh: Option<Gd<ArrayMesh>>,
     instance: Option<Gd<MeshInstance3D>>,
     vertex_bytes: PackedByteArray,
@@ -276,6 +288,19 @@ impl TressStrandHair {
                 return false;
             }
         };
+        self.follow = match self.render_ratio.clamp(1, 32) as usize {
+            1 => None,
+            ratio => match FollowRender::new(&sim, ratio) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    godot_error!(
+                        "TressStrandHair: '{path}': no render strands ({e}); drawing the simulated ones"
+                    );
+                    None
+                }
+            },
+        };
+        let keep = self.follow.as_ref().map_or(keep, FollowRender::renders);
         self.volume = HairVolume::of_points(&pts);
         self.points = vec![Vec3::ZERO; keep * m];
         self.sim = Some(sim);
@@ -342,6 +367,41 @@ impl TressStrandHair {
     pub fn set_strand_fraction(&mut self, fraction: f32) {
         self.strand_fraction = fraction;
         self.reload_pending = self.sim.is_some();
+    }
+
+    /// Sets the render strands per simulated strand (the groom reloads at
+    /// the next frame).
+    #[func]
+    pub fn set_render_ratio(&mut self, ratio: i32) {
+        self.render_ratio = ratio;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Strands drawn now: the simulated ones, or the interpolated render
+    /// strands when `render_ratio` > 1.
+    #[func]
+    pub fn get_render_strand_count(&self) -> i32 {
+        match (&self.follow, &self.sim) {
+            (Some(f), _) => f.renders() as i32,
+            (None, Some(s)) => s.layout().strands() as i32,
+            _ => 0,
+        }
+    }
+
+    /// Microseconds the last frame spent interpolating render strands
+    /// (part of `get_last_update_usec`; 0 with `render_ratio` 1).
+    #[func]
+    pub fn get_last_interpolation_usec(&self) -> i64 {
+        self.follow.as_ref().map_or(0, |f| f.last_usec() as i64)
+    }
+
+    /// Largest relative segment length error of the drawn render strands
+    /// against their rest lengths (0 with `render_ratio` 1).
+    #[func]
+    pub fn render_max_length_error(&self) -> f32 {
+        self.follow
+            .as_ref()
+            .map_or(0.0, FollowRender::max_length_error)
     }
 
     /// Sets the root colour of the built-in hair material.
@@ -732,7 +792,10 @@ impl TressStrandHair {
         let (Some(sim), Some(mesh)) = (self.sim.as_ref(), self.mesh.as_ref()) else {
             return;
         };
-        sim.write_positions(&mut self.points);
+        match (self.follow.as_mut(), self.last_pose) {
+            (Some(f), Some(pose)) => f.write_points(sim, &pose, &mut self.points),
+            _ => sim.write_positions(&mut self.points),
+        }
         let m = sim.layout().particles();
         let lay = self.layout;
         let v = self.vertex_bytes.as_mut_slice();

@@ -17,10 +17,15 @@
 //! - [`kernel`]: the chunked step; [`reference`](mod@reference): the scalar one;
 //!   [`lanes`]: the branch-free lane math the kernel inlines.
 //! - [`metrics`]: length error and penetration counts.
+//! - [`follow`]: render strands interpolated from the simulated guides;
+//!   `follow_build` (feature `std`): choosing their guides at load.
 //! - `sim` (feature `std`): owned buffers and the multi-threaded driver;
 //!   `pool`: its parked helper threads.
 
 pub mod buffers;
+pub mod follow;
+#[cfg(feature = "std")]
+pub mod follow_build;
 pub mod frame;
 pub mod kernel;
 pub mod lanes;
@@ -38,6 +43,9 @@ pub use crate::clock::{Schedule, StepClock, StepPlan};
 /// The head pose type (one rigid pose type for every solver).
 pub use crate::math::Pose;
 pub use buffers::{BufferLenError, StrandRest, StrandState, fill_rest};
+pub use follow::{FollowError, FollowPlan, GUIDES_PER_STRAND};
+#[cfg(feature = "std")]
+pub use follow_build::FollowPlanBuf;
 pub use frame::{MAX_COLLIDERS, StepFrame};
 pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout, WIDE_LANES};
 pub use params::{PassCounts, StepCoefs, StrandParams};

@@ -3,5 +3,6 @@
 extern crate alloc;
 
 mod common;
+mod follow;
 mod groom_assets;
 mod parity;

@@ -1,0 +1,257 @@
+//! Render strands interpolated from guides (feature `std`): rest shape,
+//! exact guides, weights, determinism and bad input.
+#![cfg(feature = "std")]
+
+use tress_core::collide::Collider;
+use tress_core::math::{Quat, Real, Vec3, ops};
+use tress_core::simd::Isa;
+use tress_core::strand::follow::{FollowError, guide_frames, length_error};
+use tress_core::strand::follow_build::rest_points;
+use tress_core::strand::{FollowPlanBuf, Pose, Schedule, StrandParams, StrandSim};
+
+const M: usize = 16;
+
+/// `strands` gently curved strands of 16 particles over the top of a 0.1 m
+/// sphere (golden-angle roots), strand-major.
+fn cap(strands: usize) -> Vec<Vec3> {
+    let mut pts = Vec::new();
+    for s in 0..strands {
+        let a = s as Real * 2.399_963;
+        let r = 0.6 * ops::sqrt((s as Real + 0.5) / strands as Real);
+        let n = Vec3::new(r * ops::cos(a), 1.0, r * ops::sin(a)).normalize();
+        let mut p = n * 0.1;
+        let mut d = n;
+        for _ in 0..M {
+            pts.push(p);
+            d = (d + Vec3::new(0.0, -0.08, 0.0)).normalize();
+            p += d * 0.011;
+        }
+    }
+    pts
+}
+
+fn sim(strands: usize) -> StrandSim {
+    let mut sim = StrandSim::from_points(
+        M,
+        &cap(strands),
+        StrandParams::default(),
+        Schedule::FIXED_120,
+        Pose::IDENTITY,
+    )
+    .unwrap();
+    sim.set_head_colliders(&[Collider::sphere(Vec3::ZERO, 0.1)]);
+    sim
+}
+
+fn pose(t: f64) -> Pose {
+    Pose::new(Vec3::ZERO, Quat::from_rotation_y(ops::sin(3.0 * t as Real)))
+}
+
+/// Runs `frames` 1/60 s frames of the turning head.
+fn run(sim: &mut StrandSim, frames: usize) -> Pose {
+    let mut p = pose(0.0);
+    for f in 0..frames {
+        let t = (f + 1) as f64 / 60.0;
+        sim.advance(1.0 / 60.0, |time, _| pose(time));
+        p = pose(t);
+    }
+    p
+}
+
+fn interpolated(plan: &mut FollowPlanBuf, sim: &StrandSim, p: &Pose, fix: bool) -> [Vec<Real>; 3] {
+    let n = plan.renders() * M;
+    let mut out = [vec![0.0; n], vec![0.0; n], vec![0.0; n]];
+    let [x, y, z] = &mut out;
+    plan.interpolate(sim, p, fix, x, y, z);
+    out
+}
+
+#[test]
+fn weights_sum_to_one_and_guides_are_in_range() {
+    let sim = sim(200);
+    let plan = FollowPlanBuf::for_sim(&sim, 10, 7).unwrap();
+    let v = plan.view();
+    v.check().unwrap();
+    assert_eq!(v.renders(), 2000);
+    for (co, gi) in v.coefs.iter().zip(v.guide_index) {
+        let sum: Real = co.iter().map(|c| c[0]).sum();
+        assert!((sum - 1.0).abs() < 1e-6, "weights sum to {sum}");
+        assert!(co.iter().all(|c| c[0] >= 0.0));
+        assert!(gi.iter().all(|&g| (g as usize) < 200));
+    }
+}
+
+#[test]
+fn at_rest_render_strands_start_at_their_roots_and_keep_lengths() {
+    let sim = sim(200);
+    let mut plan = FollowPlanBuf::for_sim(&sim, 10, 7).unwrap();
+    let out = interpolated(&mut plan, &sim, &Pose::IDENTITY, true);
+    let e = length_error(&plan.view(), &out[0], &out[1], &out[2]);
+    assert!(e.max < 1e-4, "rest length error {e:?}");
+    // Strand 0 of each guide is the guide itself, rooted on it.
+    let rest = rest_points(&sim);
+    for g in [0usize, 57, 199] {
+        let j = g * 10 * M;
+        let root = Vec3::new(out[0][j], out[1][j], out[2][j]);
+        assert!(
+            (root - rest[g * M]).length() < 1e-6,
+            "guide {g} root {root}"
+        );
+    }
+}
+
+#[test]
+fn a_render_strand_on_a_guide_reproduces_it() {
+    let mut sim = sim(200);
+    let mut plan = FollowPlanBuf::for_sim(&sim, 4, 1).unwrap();
+    let p = run(&mut sim, 30);
+    for fix in [false, true] {
+        let out = interpolated(&mut plan, &sim, &p, fix);
+        let mut worst: Real = 0.0;
+        for g in 0..200 {
+            for i in 0..M {
+                let j = g * 4 * M + i;
+                let q = Vec3::new(out[0][j], out[1][j], out[2][j]);
+                worst = worst.max((q - sim.point(g, i)).length());
+            }
+        }
+        // Without the fix the blend is exactly the guide; the fix moves it
+        // only by the guide's own length error (the sim's FTL is exact to
+        // about 1e-6 relative) plus the rsqrt's 1e-5.
+        let limit = if fix { 2e-5 } else { 0.0 };
+        assert!(worst <= limit, "fix {fix}: {worst} m from the guide");
+    }
+}
+
+#[test]
+fn lengths_stay_within_three_percent_while_the_head_turns() {
+    let mut sim = sim(300);
+    let mut plan = FollowPlanBuf::for_sim(&sim, 10, 3).unwrap();
+    let mut worst_raw: Real = 0.0;
+    let mut worst_fixed: Real = 0.0;
+    for f in 0..90 {
+        let t = (f + 1) as f64 / 60.0;
+        sim.advance(1.0 / 60.0, |time, _| pose(time));
+        let p = pose(t);
+        let raw = interpolated(&mut plan, &sim, &p, false);
+        let fixed = interpolated(&mut plan, &sim, &p, true);
+        worst_raw = worst_raw.max(length_error(&plan.view(), &raw[0], &raw[1], &raw[2]).max);
+        worst_fixed =
+            worst_fixed.max(length_error(&plan.view(), &fixed[0], &fixed[1], &fixed[2]).max);
+    }
+    assert!(worst_fixed < 0.03, "fixed: {worst_fixed}");
+    // The fix must be doing something: the raw blend drifts more.
+    assert!(
+        worst_raw > worst_fixed,
+        "raw {worst_raw} fixed {worst_fixed}"
+    );
+}
+
+#[test]
+fn interpolation_is_deterministic_across_runs_and_instruction_sets() {
+    let mut sim = sim(120);
+    let p = run(&mut sim, 20);
+    let mut plan = FollowPlanBuf::for_sim(&sim, 10, 9).unwrap();
+    let a = interpolated(&mut plan, &sim, &p, true);
+    let b = interpolated(&mut plan, &sim, &p, true);
+    let bits =
+        |v: &[Vec<Real>; 3]| -> Vec<u32> { v.iter().flatten().map(|f| f.to_bits()).collect() };
+    assert_eq!(bits(&a), bits(&b));
+    plan.set_isa(Isa::Portable);
+    let c = interpolated(&mut plan, &sim, &p, true);
+    assert_eq!(
+        bits(&a),
+        bits(&c),
+        "portable build differs from {:?}",
+        Isa::detect()
+    );
+    // A second plan built the same way gives the same bits too.
+    let mut again = FollowPlanBuf::for_sim(&sim, 10, 9).unwrap();
+    assert_eq!(bits(&a), bits(&interpolated(&mut again, &sim, &p, true)));
+}
+
+#[test]
+fn bad_plan_input_is_refused() {
+    let good = cap(4);
+    assert_eq!(
+        FollowPlanBuf::from_roots(M, &[], &[Vec3::ZERO]).unwrap_err(),
+        FollowError::Empty
+    );
+    assert_eq!(
+        FollowPlanBuf::from_roots(M, &good, &[]).unwrap_err(),
+        FollowError::Empty
+    );
+    assert_eq!(
+        FollowPlanBuf::scattered(M, &good, 0, 1).unwrap_err(),
+        FollowError::Empty
+    );
+    let mut nan = good.clone();
+    nan[5].y = Real::NAN;
+    assert_eq!(
+        FollowPlanBuf::scattered(M, &nan, 4, 1).unwrap_err(),
+        FollowError::NotFinite("guide_points")
+    );
+    assert_eq!(
+        FollowPlanBuf::from_roots(M, &good, &[Vec3::new(0.0, Real::INFINITY, 0.0)]).unwrap_err(),
+        FollowError::NotFinite("render_roots")
+    );
+    assert_eq!(
+        FollowPlanBuf::from_roots(M, &good[..good.len() - 1], &[Vec3::ZERO]).unwrap_err(),
+        FollowError::Length("guide_points")
+    );
+    assert_eq!(
+        FollowPlanBuf::from_roots(3, &good[..12], &[Vec3::ZERO]).unwrap_err(),
+        FollowError::Particles(3)
+    );
+    // A hand-made plan with an index past the guides fails its check.
+    let plan = FollowPlanBuf::from_roots(M, &good, &[Vec3::ZERO]).unwrap();
+    let mut v = plan.view();
+    let bad = [[9u32, 0, 0]];
+    v.guide_index = &bad;
+    assert_eq!(v.check(), Err(FollowError::GuideIndex));
+}
+
+#[test]
+fn one_guide_and_degenerate_guides_stay_finite() {
+    // One guide: every render strand follows it alone.
+    let one = cap(1);
+    let plan = FollowPlanBuf::scattered(M, &one, 5, 2).unwrap();
+    assert!(plan.view().coefs.iter().all(|c| c[0][0] == 1.0));
+    // A guide folded back on itself (a 180° kink) and one with coincident
+    // points: frames degenerate, output stays finite.
+    let mut pts = cap(3);
+    for i in 8..M {
+        pts[i] = pts[7] - (pts[i] - pts[7]);
+    }
+    for i in 0..M {
+        pts[M + i] = pts[M];
+    }
+    let layout = tress_core::strand::StrandLayout::new(3, M).unwrap();
+    let mut x = vec![0.0; layout.len()];
+    let (mut y, mut z) = (x.clone(), x.clone());
+    for s in 0..3 {
+        for i in 0..M {
+            let j = layout.index(s, i);
+            (x[j], y[j], z[j]) = (pts[s * M + i].x, pts[s * M + i].y, pts[s * M + i].z);
+        }
+    }
+    let mut plan = FollowPlanBuf::scattered(M, &pts, 6, 2).unwrap();
+    let v = plan.view();
+    let mut frames = vec![0.0; v.frames_len()];
+    guide_frames(
+        &layout,
+        &x,
+        &y,
+        &z,
+        tress_core::math::Mat3::IDENTITY,
+        v.root_normal,
+        &mut frames,
+    );
+    assert!(frames.iter().all(|f| f.is_finite()));
+    let n = plan.renders() * M;
+    let mut out = [vec![0.0; n], vec![0.0; n], vec![0.0; n]];
+    let [ox, oy, oz] = &mut out;
+    tress_core::strand::follow::interpolate(&plan.view(), &frames, true, ox, oy, oz);
+    assert!(out.iter().flatten().all(|f| f.is_finite()));
+    let _ = &mut plan;
+}
