@@ -15,6 +15,9 @@ const GROOM := "assets/tress_groom.tfx"
 const HEAD_Y := 1.6
 const HEAD_R := 0.1
 
+## Render strands per simulated strand on the right head (the command line's
+## --ratio wins); set before the scene enters the tree.
+var ratio := 10
 var left: TressStrandHair
 var right: TressStrandHair
 var heads: Array[Node3D] = []
@@ -25,7 +28,6 @@ var camera: Camera3D
 
 func _ready() -> void:
 	var fraction := 1.0
-	var ratio := 10
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--ratio="):
 			ratio = clampi(int(arg.trim_prefix("--ratio=")), 1, 32)
