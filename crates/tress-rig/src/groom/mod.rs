@@ -8,6 +8,7 @@
 //! - [`tfx`]: TressFX 3 and 4 binary reader.
 //! - [`tfxsim`]: TressFX `.tfxsim` settings and `.tfxproj` projects.
 //! - [`tfxbone`]: TressFX `.tfxbone` bone names and root weights.
+//! - [`tfxmesh`]: TressFX `.tfxmesh` skinned collision meshes (read only).
 //! - [`obj`]: OBJ `l` polyline reader.
 //! - [`procedural`]: seeded strands draped over a head sphere.
 //! - [`resample`]: arc-length resampling.
@@ -25,6 +26,7 @@ pub mod resample;
 pub mod scene;
 pub mod tfx;
 pub mod tfxbone;
+pub mod tfxmesh;
 pub mod tfxsim;
 
 pub use error::{GroomError, GroomWarning};

@@ -368,3 +368,37 @@ fn the_ratboy_mohawk_roots_follow_its_skinned_bones() {
     assert!(worst < 1e-4, "root {worst} m off its skinned position");
     assert!(e.max.is_finite() && e.mean < 0.01 && e.max < 0.03, "{e:?}");
 }
+
+#[test]
+fn the_ratboy_body_tfxmesh_reads() {
+    use tress_rig::groom::tfxbone::load_tfxbone;
+    use tress_rig::groom::tfxmesh::load_tfxmesh;
+    let (Some(mesh), Some(bone)) = (
+        asset("tressfx4-ratboy/Ratboy_body.tfxmesh"),
+        asset("tressfx4-ratboy/Ratboy_mohawk.tfxbone"),
+    ) else {
+        return;
+    };
+    let m = load_tfxmesh(mesh).unwrap();
+    // Counts from the file's own headers (numOfBones 86, numOfVertices
+    // 12909, numOfTriangles 25814).
+    assert_eq!(
+        (m.bones.len(), m.vertices.len(), m.triangles.len()),
+        (86, 12909, 25814)
+    );
+    assert_eq!(m.bones[0], "frenchHornMonster_root_JNT");
+    // The body and the mohawk share one skeleton: every mesh bone is named
+    // in the .tfxbone (105 bones). Bounds from the file's own values
+    // (x from -0.24827, y up to 0.912639: metres).
+    let names = load_tfxbone(bone).unwrap().bones;
+    let missing: Vec<&String> = m.bones.iter().filter(|b| !names.contains(b)).collect();
+    assert!(
+        missing.is_empty(),
+        "mesh bones not in the tfxbone: {missing:?}"
+    );
+    let (lo, hi) = m.bounds().unwrap();
+    assert!(
+        (lo.x + 0.248).abs() < 1e-3 && (hi.y - 0.9126).abs() < 1e-3,
+        "{lo} {hi}"
+    );
+}
