@@ -351,6 +351,19 @@ fn skinned_roots_sit_on_the_blend_of_their_bones_every_frame() {
     assert!(worst < 1e-4, "root off its skinned position by {worst} m");
     let e = sim.length_error();
     assert!(e.mean < 0.01 && e.max < 0.03 && e.max.is_finite(), "{e:?}");
+    // A reset keeps the skinning: strands at rest on the last frame's bones
+    // (bone 1 turned 0.8 sin 6 = -0.22 rad), not on the unturned head.
+    sim.reset(Pose::IDENTITY);
+    let bones = bones_at(t);
+    for s in (1..40).step_by(2) {
+        for p in [0, 15] {
+            let want = bones[1].pos + bones[1].rot * pts[s * 16 + p];
+            assert!(
+                (sim.point(s, p) - want).length() < 1e-6,
+                "strand {s} particle {p}"
+            );
+        }
+    }
 }
 
 #[test]

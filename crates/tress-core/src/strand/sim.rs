@@ -181,13 +181,24 @@ impl StrandSim {
     }
 
     /// Puts every strand back at its groomed pose carried by `pose`, at rest,
-    /// and restarts the clock.
+    /// and restarts the clock. A skinned sim ([`Self::set_skin`]) is put on
+    /// its groom carried by the last frame's bones instead (`pose` then
+    /// only carries the head colliders).
     pub fn reset(&mut self, pose: Pose) {
-        let rest = rest_view(&self.rest);
-        let mut st = state_view(&mut self.state);
-        st.reset_to_rest(&rest, crate::math::Mat3::from_quat(pose.rot), pose.pos);
-        self.clock = StepClock::new(self.clock.schedule());
         self.last_pose = pose;
+        if let Some(skin) = self.skin.as_mut() {
+            let bones = core::mem::take(&mut skin.last_bones);
+            skin.carry(&self.layout, &self.rest, &bones);
+            skin.last_bones = bones;
+            let rest = skin.rest(&self.rest);
+            let mut st = state_view(&mut self.state);
+            st.reset_to_rest(&rest, crate::math::Mat3::IDENTITY, Vec3::ZERO);
+        } else {
+            let rest = rest_view(&self.rest);
+            let mut st = state_view(&mut self.state);
+            st.reset_to_rest(&rest, crate::math::Mat3::from_quat(pose.rot), pose.pos);
+        }
+        self.clock = StepClock::new(self.clock.schedule());
     }
 
     /// Buffer layout (for [`StrandLayout::index`]).
@@ -365,17 +376,11 @@ impl StrandSim {
     /// [`SkinError::BoneCount`] when `bones` is not as long as at setup;
     /// nothing moves then. Without skinning this is `reset(last pose)`.
     pub fn reset_skinned(&mut self, bones: &[Pose]) -> Result<(), SkinError> {
-        let Some(skin) = self.skin.as_mut() else {
-            self.reset(self.last_pose);
-            return Ok(());
-        };
-        check_bone_count(skin, bones)?;
-        skin.carry(&self.layout, &self.rest, bones);
-        skin.last_bones.copy_from_slice(bones);
-        let rest = skin.rest(&self.rest);
-        let mut st = state_view(&mut self.state);
-        st.reset_to_rest(&rest, crate::math::Mat3::IDENTITY, Vec3::ZERO);
-        self.clock = StepClock::new(self.clock.schedule());
+        if let Some(skin) = self.skin.as_mut() {
+            check_bone_count(skin, bones)?;
+            skin.last_bones.copy_from_slice(bones);
+        }
+        self.reset(self.last_pose);
         Ok(())
     }
 
