@@ -514,7 +514,10 @@ fn groom_inspect_summarises_a_tfxbone_beside_or_given() {
         b.push(0);
     }
     b.extend(2i32.to_le_bytes());
-    for (s, w) in [(0i32, [(1i32, 1.0f32), (0, 0.0)]), (1, [(0, 0.5), (1, 0.5)])] {
+    for (s, w) in [
+        (0i32, [(1i32, 1.0f32), (0, 0.0)]),
+        (1, [(0, 0.5), (1, 0.5)]),
+    ] {
         b.extend(s.to_le_bytes());
         for (bone, weight) in w.iter().chain(&[(0, 0.0), (0, 0.0)]) {
             b.extend(bone.to_le_bytes());

@@ -498,7 +498,10 @@ impl TressStrandHair {
             .and_then(|s| self.skin.as_ref()?.root_weights(s));
         // A bone listed twice for one strand counts with both weights.
         for (name, w) in weights.unwrap_or_default() {
-            let before = out.get(name).and_then(|v| v.try_to::<f32>().ok()).unwrap_or(0.0);
+            let before = out
+                .get(name)
+                .and_then(|v| v.try_to::<f32>().ok())
+                .unwrap_or(0.0);
             out.set(name, before + w);
         }
         out
