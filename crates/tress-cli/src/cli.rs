@@ -124,6 +124,9 @@ pub struct GroomInspectArgs {
     /// Metres per file unit [default: detected from the groom's size]
     #[arg(long, value_name = "M")]
     pub scale: Option<f32>,
+    /// A TressFX .tfxbone to summarise [default: NAME.tfxbone beside a .tfx]
+    #[arg(long, value_name = "FILE")]
+    pub bones: Option<std::path::PathBuf>,
 }
 
 /// The arguments of `tress groom measure`.

@@ -764,7 +764,12 @@ fn generate_assets(args: &GenerateAssetsArgs) -> ExitCode {
 
 fn groom_inspect(args: &GroomInspectArgs) -> ExitCode {
     match tress_tools::groom::load(&args.file, args.scale) {
-        Ok(g) => {
+        Ok(mut g) => {
+            // The one beside a .tfx is in the notes already.
+            let beside = std::path::Path::new(&args.file).with_extension("tfxbone");
+            if let Some(b) = args.bones.as_ref().filter(|b| **b != beside) {
+                g.notes.extend(tress_tools::groom::tfxbone_notes(b));
+            }
             print!("{}", tress_tools::groom::inspect::report(&g));
             ExitCode::SUCCESS
         }

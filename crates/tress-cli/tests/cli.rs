@@ -540,3 +540,48 @@ fn groom_measure_reports_and_plots_the_fur() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("--seconds 0"), "{}", stderr(&o));
 }
+
+#[test]
+fn groom_inspect_summarises_a_tfxbone_beside_or_given() {
+    // A two-bone file written here: strand 0 on bone 1, strand 1 split.
+    let dir = std::env::temp_dir().join(format!("tress-cli-bones-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut b = Vec::new();
+    b.extend(2i32.to_le_bytes());
+    for (i, n) in ["hips", "head"].iter().enumerate() {
+        b.extend((i as i32).to_le_bytes());
+        b.extend((n.len() as i32 + 1).to_le_bytes());
+        b.extend(n.as_bytes());
+        b.push(0);
+    }
+    b.extend(2i32.to_le_bytes());
+    for (s, w) in [
+        (0i32, [(1i32, 1.0f32), (0, 0.0)]),
+        (1, [(0, 0.5), (1, 0.5)]),
+    ] {
+        b.extend(s.to_le_bytes());
+        for (bone, weight) in w.iter().chain(&[(0, 0.0), (0, 0.0)]) {
+            b.extend(bone.to_le_bytes());
+            b.extend(weight.to_le_bytes());
+        }
+    }
+    let bones = dir.join("given.tfxbone");
+    std::fs::write(&bones, &b).unwrap();
+    let o = tress(&[
+        OsStr::new("groom"),
+        OsStr::new("inspect"),
+        OsStr::new("procedural"),
+        OsStr::new("--bones"),
+        bones.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "given.tfxbone: 2 bones, root weights for 2 strands",
+        "2 bones weighted; most used (strands): head 2, hips 1",
+        "bones per strand: mean 1.50, max 2; 1 strands on one bone",
+    ] {
+        assert!(out.contains(want), "`{want}` missing from:\n{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

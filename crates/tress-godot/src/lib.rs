@@ -48,6 +48,7 @@ pub mod spring_hand;
 mod strand_follow;
 pub mod strand_hair;
 mod strand_shading;
+mod strand_skin;
 pub mod vrm_import;
 
 mod entry {

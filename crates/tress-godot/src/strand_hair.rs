@@ -5,7 +5,7 @@ use godot::classes::node::InternalMode;
 use godot::classes::rendering_server::ArrayFormat as RsArrayFormat;
 use godot::classes::{
     ArrayMesh, CapsuleShape3D, CollisionShape3D, Engine, INode3D, Material, MeshInstance3D, Node3D,
-    RenderingServer, ShaderMaterial, SphereShape3D, Time,
+    RenderingServer, ShaderMaterial, Skeleton3D, SphereShape3D, Time,
 };
 use godot::obj::EngineBitfield;
 use godot::prelude::*;
@@ -16,13 +16,17 @@ use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim};
 use crate::convert::{pose_and_scale, vec3, vector3};
 use crate::strand_follow::FollowRender;
 use crate::strand_shading::{self, HairVolume};
+use crate::strand_skin::StrandSkin;
 
 /// Strand hair: thousands of particle strands with momentum, shape and
 /// length constraints and collisions, drawn as camera-facing ribbons.
 ///
 /// The groom (`.tfx` or OBJ polylines) is authored in model space;
 /// `groom_origin` is the groom point that sits at the attachment's origin.
-/// Roots follow `attach_to` (default: the parent node). Every
+/// Roots follow `attach_to` (default: the parent node), or, with a
+/// TressFX `.tfxbone` beside the groom (or `bones_path`) and a
+/// `Skeleton3D` to read (`skeleton_path`, else the attachment or parent
+/// when it is one), each root follows its own bones' current poses. Every
 /// `CollisionShape3D` child with a sphere or capsule shape is a collider.
 /// It runs in the editor too (`simulate_in_editor`); the ribbon mesh is an
 /// internal child that is never saved into the scene.
@@ -82,6 +86,27 @@ pub struct TressStrandHair {
     /// Node3D the roots are carried by; empty means the parent.
     #[export]
     attach_to: NodePath,
+    /// The groom's TressFX skinning (`.tfxbone`: bone names and per-strand
+    /// root weights); empty takes `NAME.tfxbone` beside the groom file when
+    /// there is one. Changing it reloads the groom.
+    #[export(file = "*.tfxbone")]
+    #[var(set = set_bones_path)]
+    bones_path: GString,
+    /// The `Skeleton3D` whose bone poses skin the roots; empty takes the
+    /// attachment (or the parent) when it is a Skeleton3D. The groom is
+    /// read as authored in the skeleton's model space. Changing it reloads
+    /// the groom.
+    #[export]
+    #[var(set = set_skeleton_path)]
+    skeleton_path: NodePath,
+    /// Skin the roots from the skeleton when the groom has a `.tfxbone`
+    /// (off: roots follow the attachment rigidly).
+    #[export]
+    #[var(set = set_use_skinning)]
+    #[init(val = true)]
+    use_skinning: bool,
+    /// The groom's skinning and the skeleton it is bound to.
+    skin: Option<StrandSkin>,
     /// Particles per strand: 0 keeps the groom's own point count (clamped
     /// to 4..64), 4..64 resamples every strand by arc length.
     #[export(range = (0.0, 64.0))]
@@ -193,7 +218,6 @@ impl INode3D for TressStrandHair {
     }
 
     fn process(&mut self, delta: f64) {
-        let start = Time::singleton().get_ticks_usec();
         if self.reload_pending {
             self.reload_pending = false;
             if !self.groom_path.is_empty() {
@@ -204,23 +228,7 @@ impl INode3D for TressStrandHair {
         if Engine::singleton().is_editor_hint() && !self.simulate_in_editor {
             return;
         }
-        let Some(pose) = self.attachment_pose() else {
-            return;
-        };
-        self.collect_colliders();
-        let params = self.params();
-        let prev = self.last_pose.unwrap_or(pose);
-        let Some(sim) = self.sim.as_mut() else {
-            return;
-        };
-        sim.set_params(params);
-        sim.set_world_colliders(&self.colliders);
-        sim.set_head_colliders(&self.head_colliders);
-        sim.advance(delta as f32, |_, t| prev.interpolate(&pose, t));
-        self.last_pose = Some(pose);
-        self.upload();
-        self.update_volume(&pose);
-        self.last_update_usec = Time::singleton().get_ticks_usec() - start;
+        self.advance_frame(delta);
     }
 }
 
@@ -235,12 +243,12 @@ impl TressStrandHair {
         let loaded = crate::files::read(&file).and_then(|b| {
             tress_rig::groom::read_any_with_warnings(&file, b.as_slice()).map_err(|e| e.to_string())
         });
-        let groom = match loaded {
+        let (groom, skipped) = match loaded {
             Ok((g, skipped)) => {
                 for w in &skipped {
                     godot_warn!("TressStrandHair: '{path}': {w}");
                 }
-                g
+                (g, skipped)
             }
             Err(e) => {
                 godot_error!("TressStrandHair: cannot load groom '{path}': {e}");
@@ -267,14 +275,23 @@ impl TressStrandHair {
         // Neighbours on the scalp become neighbours in the solver's chunks
         // (faster collision culling); the level-of-detail subset below still
         // spreads evenly along that order.
+        let file_strands = groom.strand_count() + skipped.len();
         let groom = match groom.resampled(m) {
-            Ok(g) => g.ordered_by_root(),
+            Ok(g) => g,
             Err(e) => {
                 godot_error!("TressStrandHair: cannot resample '{path}' to {m} particles: {e}");
                 return false;
             }
         };
-        let groom = groom.subset(self.strand_fraction);
+        // Which kept strand each simulated one is, for per-strand skinning
+        // weights: the root order, then the level-of-detail share of it.
+        let by_root = groom.root_order();
+        let order: Vec<usize> =
+            tress_rig::groom::subset_indices(by_root.len(), self.strand_fraction)
+                .into_iter()
+                .map(|i| by_root[i])
+                .collect();
+        let groom = groom.picked(&order);
         let keep = groom.strand_count();
         let pts: Vec<Vec3> = groom.points().to_vec();
         let pose = self.attachment_pose().unwrap_or(Pose::IDENTITY);
@@ -305,6 +322,18 @@ impl TressStrandHair {
         self.points = vec![Vec3::ZERO; keep * m];
         self.sim = Some(sim);
         self.last_pose = Some(pose);
+        self.skin = if self.use_skinning {
+            StrandSkin::load(
+                &self.bones_path.to_string(),
+                &file,
+                file_strands,
+                &skipped,
+                &order,
+            )
+        } else {
+            None
+        };
+        self.bind_skin();
         self.groom_path = path;
         self.build_mesh(keep, m);
         self.upload();
@@ -456,14 +485,164 @@ impl TressStrandHair {
         }
     }
 
-    /// Puts every strand back at its groomed pose.
+    /// Puts every strand back at its groomed pose (carried by the
+    /// skeleton's current pose when skinned).
     #[func]
     pub fn reset(&mut self) {
         let pose = self.attachment_pose().unwrap_or(Pose::IDENTITY);
         if let Some(sim) = self.sim.as_mut() {
             sim.reset(pose);
+            if let Some(bones) = self.skin.as_mut().and_then(|k| k.current_poses(sim))
+                && let Err(e) = sim.reset_skinned(bones)
+            {
+                godot_error!("TressStrandHair: skinning: {e}");
+            }
         }
         self.last_pose = Some(pose);
+    }
+
+    /// Advances the hair by one frame of `delta` seconds as `_process`
+    /// does, for a node whose processing is off and that its owner steps
+    /// (from `_physics_process`, or a test that wants exact frame times).
+    #[func]
+    pub fn step_frame(&mut self, delta: f64) {
+        self.advance_frame(delta);
+    }
+
+    /// Sets the `.tfxbone` file (the groom reloads at the next frame).
+    #[func]
+    pub fn set_bones_path(&mut self, path: GString) {
+        self.bones_path = path;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Sets the skeleton that skins the roots (the groom reloads at the
+    /// next frame).
+    #[func]
+    pub fn set_skeleton_path(&mut self, path: NodePath) {
+        self.skeleton_path = path;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Turns skinning on or off (the groom reloads at the next frame).
+    #[func]
+    pub fn set_use_skinning(&mut self, on: bool) {
+        self.use_skinning = on;
+        self.reload_pending = self.sim.is_some();
+    }
+
+    /// Whether a skeleton skins the roots now.
+    #[func]
+    pub fn is_skinned(&self) -> bool {
+        self.skin.as_ref().is_some_and(StrandSkin::is_bound)
+            && self.sim.as_ref().is_some_and(StrandSim::is_skinned)
+    }
+
+    /// Where strand `strand`'s root was skinned to for the last step
+    /// (`Σ wᵢ Mᵢ p`), or the zero vector when not skinned.
+    #[func]
+    pub fn get_skinned_root(&self, strand: i32) -> Vector3 {
+        let at = usize::try_from(strand).ok();
+        at.and_then(|s| self.sim.as_ref()?.skinned_root(s))
+            .map_or(Vector3::ZERO, vector3)
+    }
+
+    /// Strand `strand`'s root weights from the `.tfxbone` (bone name →
+    /// weight, normalised), in the simulated strands' order; empty without
+    /// skinning data.
+    #[func]
+    pub fn get_root_weights(&self, strand: i32) -> VarDictionary {
+        let mut out = VarDictionary::new();
+        let weights = usize::try_from(strand)
+            .ok()
+            .and_then(|s| self.skin.as_ref()?.root_weights(s));
+        // A bone listed twice for one strand counts with both weights.
+        for (name, w) in weights.unwrap_or_default() {
+            let before = out
+                .get(name)
+                .and_then(|v| v.try_to::<f32>().ok())
+                .unwrap_or(0.0);
+            out.set(name, before + w);
+        }
+        out
+    }
+
+    /// The bone names of the loaded `.tfxbone` (empty without one).
+    #[func]
+    pub fn get_skin_bone_names(&self) -> PackedStringArray {
+        let mut out = PackedStringArray::new();
+        for n in self.skin.as_ref().map_or(&[][..], |k| k.bone_names()) {
+            out.push(n.as_str());
+        }
+        out
+    }
+
+    /// The bone names of a `.tfxbone` file, in file order (empty, with an
+    /// error naming the file, when it cannot be read): for building a
+    /// skeleton for a groom that ships without one.
+    #[func]
+    pub fn read_tfxbone_names(path: GString) -> PackedStringArray {
+        let file = path.to_string();
+        let read = crate::files::read(&file).and_then(|b| {
+            tress_rig::groom::tfxbone::read_tfxbone(b.as_slice()).map_err(|e| e.to_string())
+        });
+        let mut out = PackedStringArray::new();
+        match read {
+            Ok(t) => {
+                for n in &t.bones {
+                    out.push(n.as_str());
+                }
+            }
+            Err(e) => godot_error!("TressStrandHair: cannot read '{file}': {e}"),
+        }
+        out
+    }
+
+    /// The skeleton that skins the roots: `skeleton_path`, else the
+    /// attachment when it is a Skeleton3D.
+    fn skinning_skeleton(&self) -> Option<Gd<Skeleton3D>> {
+        if self.skeleton_path.is_empty() {
+            self.attachment_node()?.try_cast::<Skeleton3D>().ok()
+        } else {
+            let s = self
+                .base()
+                .try_get_node_as::<Skeleton3D>(&self.skeleton_path);
+            if s.is_none() {
+                godot_error!(
+                    "TressStrandHair '{}': skeleton_path '{}' is not a Skeleton3D",
+                    self.base().get_name(),
+                    self.skeleton_path
+                );
+            }
+            s
+        }
+    }
+
+    /// Binds the loaded skinning to the skeleton, when both are there. A
+    /// `.tfxbone` found beside the groom with no skeleton to read is
+    /// normal (the groom used as a rigid hat); one set in `bones_path` is
+    /// a warning.
+    fn bind_skin(&mut self) {
+        if self.skin.is_none() {
+            return;
+        }
+        let skeleton = self.skinning_skeleton();
+        let name = self.base().get_name();
+        let explicit = !self.bones_path.is_empty();
+        let (Some(skin), Some(sim)) = (self.skin.as_mut(), self.sim.as_mut()) else {
+            return;
+        };
+        match skeleton {
+            Some(skel) => {
+                skin.bind(skel, sim);
+            }
+            None if explicit => godot_warn!(
+                "TressStrandHair '{name}': '{}' has skinning but no Skeleton3D to read (set \
+                 skeleton_path or put the node under one); roots follow the attachment rigidly",
+                skin.path
+            ),
+            None => {}
+        }
     }
 
     /// Simulated strands.
@@ -817,6 +996,41 @@ impl TressStrandHair {
         let rid = mesh.get_rid();
         rs.mesh_surface_update_vertex_region(rid, 0, 0, &self.vertex_bytes);
         rs.mesh_surface_update_attribute_region(rid, 0, 0, &self.attr_bytes);
+    }
+}
+
+impl TressStrandHair {
+    /// One frame: colliders read, the strands stepped (skinned or carried
+    /// by the attachment), the ribbons uploaded.
+    fn advance_frame(&mut self, delta: f64) {
+        let start = Time::singleton().get_ticks_usec();
+        let Some(pose) = self.attachment_pose() else {
+            return;
+        };
+        self.collect_colliders();
+        let params = self.params();
+        let prev = self.last_pose.unwrap_or(pose);
+        let Some(sim) = self.sim.as_mut() else {
+            return;
+        };
+        sim.set_params(params);
+        sim.set_world_colliders(&self.colliders);
+        sim.set_head_colliders(&self.head_colliders);
+        let skinned = self.skin.as_mut().and_then(|k| k.current_poses(sim));
+        match skinned {
+            Some(bones) => {
+                if let Err(e) = sim.advance_skinned(delta as f32, pose, bones) {
+                    godot_error!("TressStrandHair: skinning: {e}");
+                }
+            }
+            None => {
+                sim.advance(delta as f32, |_, t| prev.interpolate(&pose, t));
+            }
+        }
+        self.last_pose = Some(pose);
+        self.upload();
+        self.update_volume(&pose);
+        self.last_update_usec = Time::singleton().get_ticks_usec() - start;
     }
 }
 

@@ -19,6 +19,8 @@
 //! - [`metrics`]: length error and penetration counts.
 //! - [`follow`]: render strands interpolated from the simulated guides;
 //!   `follow_build` (feature `std`): choosing their guides at load.
+//! - [`skin`]: roots carried by up to four bones (linear blend skinning)
+//!   instead of the head pose, opt-in per sim.
 //! - `sim` (feature `std`): owned buffers and the multi-threaded driver;
 //!   `pool`: its parked helper threads.
 
@@ -37,6 +39,7 @@ mod pool;
 pub mod reference;
 #[cfg(feature = "std")]
 pub mod sim;
+pub mod skin;
 
 /// The clock and schedules (one clock for every solver: [`crate::clock`]).
 pub use crate::clock::{Schedule, StepClock, StepPlan};
@@ -51,6 +54,7 @@ pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout,
 pub use params::{PassCounts, StepCoefs, StrandParams};
 #[cfg(feature = "std")]
 pub use sim::StrandSim;
+pub use skin::{BoneWeights, MAX_INFLUENCES, SkinError};
 
 use crate::simd::{Isa, target_build};
 use kernel::{ChunkRest, ChunkState, Scratch, step_chunk};

@@ -18,6 +18,7 @@ use super::layout::{LayoutError, StrandLayout};
 use super::metrics::{LengthError, length_error, penetrations};
 use super::params::{StepCoefs, StrandParams};
 use super::pool::Pool;
+use super::skin::{BoneWeights, SkinError, check_weights, skin_rest};
 use super::{lanes_for, step_chunks_on};
 use crate::clock::{Schedule, StepClock};
 use crate::collide::{Collider, WorldCollider};
@@ -44,6 +45,39 @@ pub struct StrandSim {
     isa: Isa,
     last_pose: Pose,
     frames: Vec<StepFrame>,
+    /// Skinned roots; `None` carries every root by the head pose.
+    skin: Option<SimSkin>,
+}
+
+/// A sim's skinning: weights, the bones of the last frame, and the groom
+/// carried by them (rest x, y, z) for the step being run.
+#[derive(Debug)]
+struct SimSkin {
+    weights: Vec<BoneWeights>,
+    last_bones: Vec<Pose>,
+    step_bones: Vec<Pose>,
+    carried: [Vec<Real>; 3],
+}
+
+impl SimSkin {
+    /// Carries the groom by `bones` into `carried`.
+    fn carry(&mut self, layout: &StrandLayout, rest: &[Vec<Real>; 5], bones: &[Pose]) {
+        let [x, y, z] = &mut self.carried;
+        // The buffers are sized to the layout when skinning is set up.
+        let _ = skin_rest(layout, &self.weights, bones, &rest_view(rest), x, y, z);
+    }
+
+    /// The rest view a skinned step reads: carried positions, the groom's
+    /// own lengths (the carry is rigid per strand).
+    fn rest<'a>(&'a self, rest: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
+        StrandRest {
+            x: &self.carried[0],
+            y: &self.carried[1],
+            z: &self.carried[2],
+            len: &rest[3],
+            inv_len: &rest[4],
+        }
+    }
 }
 
 fn rest_view<'a>(r: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
@@ -140,19 +174,31 @@ impl StrandSim {
             isa: Isa::detect(),
             last_pose: pose,
             frames: Vec::with_capacity(16),
+            skin: None,
         };
         sim.reset(pose);
         Ok(sim)
     }
 
     /// Puts every strand back at its groomed pose carried by `pose`, at rest,
-    /// and restarts the clock.
+    /// and restarts the clock. A skinned sim ([`Self::set_skin`]) is put on
+    /// its groom carried by the last frame's bones instead (`pose` then
+    /// only carries the head colliders).
     pub fn reset(&mut self, pose: Pose) {
-        let rest = rest_view(&self.rest);
-        let mut st = state_view(&mut self.state);
-        st.reset_to_rest(&rest, crate::math::Mat3::from_quat(pose.rot), pose.pos);
-        self.clock = StepClock::new(self.clock.schedule());
         self.last_pose = pose;
+        if let Some(skin) = self.skin.as_mut() {
+            let bones = core::mem::take(&mut skin.last_bones);
+            skin.carry(&self.layout, &self.rest, &bones);
+            skin.last_bones = bones;
+            let rest = skin.rest(&self.rest);
+            let mut st = state_view(&mut self.state);
+            st.reset_to_rest(&rest, crate::math::Mat3::IDENTITY, Vec3::ZERO);
+        } else {
+            let rest = rest_view(&self.rest);
+            let mut st = state_view(&mut self.state);
+            st.reset_to_rest(&rest, crate::math::Mat3::from_quat(pose.rot), pose.pos);
+        }
+        self.clock = StepClock::new(self.clock.schedule());
     }
 
     /// Buffer layout (for [`StrandLayout::index`]).
@@ -272,65 +318,142 @@ impl StrandSim {
     }
 
     fn run(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
-        let (layout, isa) = (self.layout, self.isa);
-        let threads = self.threads().min(layout.chunks());
-        let rest = rest_view(&self.rest);
-        let state = state_view(&mut self.state);
-        let pool = match &mut self.pool {
-            Some(pool) if threads > 1 => pool,
-            _ => {
-                let mut state = state;
-                step_chunks_on(isa, &layout, k, frames, &rest, 0, &mut state);
-                return;
-            }
+        let threads = self.threads().min(self.layout.chunks());
+        let rest = match &self.skin {
+            Some(skin) => skin.rest(&self.rest),
+            None => rest_view(&self.rest),
         };
-        // Chunks are handed out in shrinking batches from one queue rather
-        // than split in fixed halves: the halves differ in collider work and
-        // the second vCPU may run slower or start late (a parked helper
-        // takes ~8 µs to wake here), and a fixed split waits for the slower
-        // half. The caller takes from the front and the helpers from the
-        // back, so each thread meets mostly the same chunks frame after frame
-        // and finds them in its own core's cache: `strand-bench` puts the
-        // two-thread speed-up at 93-114 % of what two independent sims get
-        // from the host this way, 90-94 % with one end (docs/PERFORMANCE.md).
-        // Which thread steps a chunk does not change its bits.
-        let queue = std::sync::Mutex::new((Some(state), 0usize, layout.chunks()));
-        let claim = |front: bool| {
-            let mut q = queue
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let (left_state, next, end) = &mut *q;
-            let st = left_state.take()?;
-            let left = *end - *next;
-            if left == 0 {
-                return None;
-            }
-            let take = (left / (2 * threads)).max(MIN_CLAIM).min(left);
-            if take == left {
-                let first = *next;
-                *next = *end;
-                return Some((st, first));
-            }
-            if front {
-                let first = *next;
-                *next += take;
-                let (mine, rest_of) = st.split_at_chunk(&layout, take);
-                *left_state = Some(rest_of);
-                Some((mine, first))
-            } else {
-                *end -= take;
-                let (rest_of, mine) = st.split_at_chunk(&layout, left - take);
-                *left_state = Some(rest_of);
-                Some((mine, *end))
-            }
+        run_on(
+            self.layout,
+            self.isa,
+            threads,
+            self.pool.as_mut(),
+            &rest,
+            state_view(&mut self.state),
+            k,
+            frames,
+        );
+    }
+
+    /// Carries each strand's root by its bones from now on (linear blend
+    /// skinning, [`super::skin`]) instead of the head pose: `weights` has
+    /// one entry per strand, `bones` the skinning transforms now (each
+    /// bone's pose times its inverse bind pose, in world space). Strands
+    /// are put at rest on their skinned pose and the clock restarts.
+    /// Allocates the carried groom once; steps do not allocate.
+    ///
+    /// # Errors
+    /// [`SkinError`] when `weights` does not fit the strands or `bones`;
+    /// the sim then keeps what it had.
+    pub fn set_skin(&mut self, weights: &[BoneWeights], bones: &[Pose]) -> Result<(), SkinError> {
+        check_weights(weights, self.layout.strands(), bones.len())?;
+        let n = self.layout.len();
+        self.skin = Some(SimSkin {
+            weights: weights.to_vec(),
+            last_bones: bones.to_vec(),
+            step_bones: bones.to_vec(),
+            carried: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+        });
+        self.reset_skinned(bones)
+    }
+
+    /// Goes back to carrying every root by the head pose (from the next
+    /// step; the strands are not moved).
+    pub fn clear_skin(&mut self) {
+        self.skin = None;
+    }
+
+    /// Whether roots are skinned ([`Self::set_skin`]).
+    #[must_use]
+    pub fn is_skinned(&self) -> bool {
+        self.skin.is_some()
+    }
+
+    /// Puts every strand at rest on its groom carried by `bones` and
+    /// restarts the clock (a skinned sim's [`Self::reset`]).
+    ///
+    /// # Errors
+    /// [`SkinError::BoneCount`] when `bones` is not as long as at setup;
+    /// nothing moves then. Without skinning this is `reset(last pose)`.
+    pub fn reset_skinned(&mut self, bones: &[Pose]) -> Result<(), SkinError> {
+        if let Some(skin) = self.skin.as_mut() {
+            check_bone_count(skin, bones)?;
+            skin.last_bones.copy_from_slice(bones);
+        }
+        self.reset(self.last_pose);
+        Ok(())
+    }
+
+    /// Advances a skinned sim by a frame of `dt` seconds that ends with
+    /// the bones at `bones` and the head (which carries the head
+    /// colliders) at `head`; intermediate steps interpolate both from the
+    /// previous frame. Each step carries the groom by its own bones, so
+    /// the steps of a frame run one after another over all chunks. Without
+    /// skinning this is [`Self::advance_to`]`(dt, head)`.
+    ///
+    /// # Errors
+    /// [`SkinError::BoneCount`] when `bones` is not as long as at setup;
+    /// no step runs then.
+    pub fn advance_skinned(
+        &mut self,
+        dt: Real,
+        head: Pose,
+        bones: &[Pose],
+    ) -> Result<u32, SkinError> {
+        let Some(skin) = self.skin.as_ref() else {
+            return Ok(self.advance_to(dt, head));
         };
-        let work = |who: usize| {
-            while let Some((mut mine, first)) = claim(who == 0) {
-                step_chunks_on(isa, &layout, k, frames, &rest, first, &mut mine);
+        check_bone_count(skin, bones)?;
+        let plan = self.clock.advance(dt);
+        let k = StepCoefs::new(&self.params, plan.h, self.layout.particles());
+        let from = self.last_pose;
+        let mut frames = core::mem::take(&mut self.frames);
+        for j in 0..plan.count {
+            let t = plan.fraction(j);
+            let head_j = from.interpolate(&head, t);
+            let mut frame = StepFrame::new(&head_j, &self.head_colliders, &self.world_colliders);
+            // The carried groom is already in world space.
+            frame.rot = crate::math::Mat3::IDENTITY;
+            frame.trans = Vec3::ZERO;
+            frames.clear();
+            frames.push(frame);
+            if let Some(skin) = self.skin.as_mut() {
+                let SimSkin {
+                    last_bones,
+                    step_bones,
+                    ..
+                } = skin;
+                for ((out, a), b) in step_bones.iter_mut().zip(last_bones.iter()).zip(bones) {
+                    *out = a.interpolate(b, t);
+                }
+                let step_bones = core::mem::take(&mut skin.step_bones);
+                skin.carry(&self.layout, &self.rest, &step_bones);
+                skin.step_bones = step_bones;
             }
-        };
-        // The caller's thread works the queue too instead of waiting.
-        pool.run(&work);
+            self.run(&k, &frames);
+        }
+        self.frames = frames;
+        self.last_pose = head;
+        if let Some(skin) = self.skin.as_mut() {
+            skin.last_bones.copy_from_slice(bones);
+        }
+        Ok(plan.count)
+    }
+
+    /// Where strand `strand`'s root was carried for the last step (its
+    /// skinned position), or `None` without skinning or past the strands.
+    #[must_use]
+    pub fn skinned_root(&self, strand: usize) -> Option<Vec3> {
+        let skin = self.skin.as_ref()?;
+        if strand >= self.layout.strands() {
+            return None;
+        }
+        let i = self.layout.index(strand, 0);
+        Some(Vec3::new(
+            skin.carried[0][i],
+            skin.carried[1][i],
+            skin.carried[2][i],
+        ))
     }
 
     /// Rest (groom) arrays.
@@ -388,4 +511,85 @@ impl StrandSim {
         let st = state_view(&mut self.state);
         penetrations(&layout, &st, &colliders, depth)
     }
+}
+
+fn check_bone_count(skin: &SimSkin, bones: &[Pose]) -> Result<(), SkinError> {
+    if bones.len() == skin.last_bones.len() {
+        Ok(())
+    } else {
+        Err(SkinError::BoneCount {
+            expected: skin.last_bones.len(),
+            found: bones.len(),
+        })
+    }
+}
+
+/// Runs `frames` on every chunk of `state`, split over `pool`'s threads
+/// when there are `threads > 1`.
+#[allow(clippy::too_many_arguments)]
+fn run_on(
+    layout: StrandLayout,
+    isa: Isa,
+    threads: usize,
+    pool: Option<&mut Pool>,
+    rest: &StrandRest<'_>,
+    state: StrandState<'_>,
+    k: &StepCoefs,
+    frames: &[StepFrame],
+) {
+    let pool = match pool {
+        Some(pool) if threads > 1 => pool,
+        _ => {
+            let mut state = state;
+            step_chunks_on(isa, &layout, k, frames, rest, 0, &mut state);
+            return;
+        }
+    };
+    // Chunks are handed out in shrinking batches from one queue rather
+    // than split in fixed halves: the halves differ in collider work and
+    // the second vCPU may run slower or start late (a parked helper
+    // takes ~8 µs to wake here), and a fixed split waits for the slower
+    // half. The caller takes from the front and the helpers from the
+    // back, so each thread meets mostly the same chunks frame after frame
+    // and finds them in its own core's cache: `strand-bench` puts the
+    // two-thread speed-up at 93-114 % of what two independent sims get
+    // from the host this way, 90-94 % with one end (docs/PERFORMANCE.md).
+    // Which thread steps a chunk does not change its bits.
+    let queue = std::sync::Mutex::new((Some(state), 0usize, layout.chunks()));
+    let claim = |front: bool| {
+        let mut q = queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (left_state, next, end) = &mut *q;
+        let st = left_state.take()?;
+        let left = *end - *next;
+        if left == 0 {
+            return None;
+        }
+        let take = (left / (2 * threads)).max(MIN_CLAIM).min(left);
+        if take == left {
+            let first = *next;
+            *next = *end;
+            return Some((st, first));
+        }
+        if front {
+            let first = *next;
+            *next += take;
+            let (mine, rest_of) = st.split_at_chunk(&layout, take);
+            *left_state = Some(rest_of);
+            Some((mine, first))
+        } else {
+            *end -= take;
+            let (rest_of, mine) = st.split_at_chunk(&layout, left - take);
+            *left_state = Some(rest_of);
+            Some((mine, *end))
+        }
+    };
+    let work = |who: usize| {
+        while let Some((mut mine, first)) = claim(who == 0) {
+            step_chunks_on(isa, &layout, k, frames, rest, first, &mut mine);
+        }
+    };
+    // The caller's thread works the queue too instead of waiting.
+    pool.run(&work);
 }

@@ -64,6 +64,9 @@ pub enum GroomError {
         /// What was wrong.
         message: String,
     },
+    /// Skinning data that does not fit the groom or skeleton it is used
+    /// with (strand counts, a bone the skeleton lacks): what, in words.
+    SkinMismatch(String),
     /// Every strand in the file is degenerate; the first one's reason.
     AllDegenerate {
         /// Strands in the file.
@@ -132,6 +135,7 @@ impl fmt::Display for GroomError {
             ),
             Self::WrongFormat(advice) => f.write_str(advice),
             Self::Skin { at, message } => write!(f, "tfxbone byte {at}: {message}"),
+            Self::SkinMismatch(message) => write!(f, "tfxbone: {message}"),
             Self::AllDegenerate { strands, first } => write!(
                 f,
                 "all {strands} strands are degenerate, none left to simulate (first: {first})"

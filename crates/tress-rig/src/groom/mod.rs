@@ -8,6 +8,7 @@
 //! - [`tfx`]: TressFX 3 and 4 binary reader.
 //! - [`tfxsim`]: TressFX `.tfxsim` settings and `.tfxproj` projects.
 //! - [`tfxbone`]: TressFX `.tfxbone` bone names and root weights.
+//! - [`tfxmesh`]: TressFX `.tfxmesh` skinned collision meshes (read only).
 //! - [`obj`]: OBJ `l` polyline reader.
 //! - [`procedural`]: seeded strands draped over a head sphere.
 //! - [`resample`]: arc-length resampling.
@@ -25,6 +26,7 @@ pub mod resample;
 pub mod scene;
 pub mod tfx;
 pub mod tfxbone;
+pub mod tfxmesh;
 pub mod tfxsim;
 
 pub use error::{GroomError, GroomWarning};
@@ -209,12 +211,19 @@ impl Groom {
     /// evenly.
     #[must_use]
     pub fn ordered_by_root(&self) -> Self {
+        self.picked(&self.root_order())
+    }
+
+    /// The strand indices in [`ordered_by_root`](Self::ordered_by_root)'s
+    /// order, for data kept per strand beside the groom (bone weights).
+    #[must_use]
+    pub fn root_order(&self) -> Vec<usize> {
         let roots: Vec<Vec3> = self
             .strands()
             .map(|s| s.first().copied().unwrap_or(Vec3::ZERO))
             .collect();
         let Some(first) = roots.first().copied() else {
-            return self.clone();
+            return Vec::new();
         };
         let (lo, hi) = roots
             .iter()
@@ -227,8 +236,15 @@ impl Groom {
         let mut order: Vec<usize> = (0..roots.len()).collect();
         // Stable: strands with one key keep their file order.
         order.sort_by_key(|&i| key(roots[i]));
+        order
+    }
+
+    /// The strands at `indices`, in that order (indices past the groom
+    /// are skipped).
+    #[must_use]
+    pub fn picked(&self, indices: &[usize]) -> Self {
         let mut out = Self::new();
-        for i in order {
+        for &i in indices.iter().filter(|&&i| i < self.strand_count()) {
             out.push_strand(self.strand(i));
         }
         out
@@ -242,16 +258,7 @@ impl Groom {
     /// groom stays empty.
     #[must_use]
     pub fn subset(&self, fraction: f32) -> Self {
-        let total = self.strand_count();
-        let mut out = Self::new();
-        if total == 0 {
-            return out;
-        }
-        let keep = ((total as f32 * fraction.clamp(0.01, 1.0)) as usize).max(1);
-        for i in 0..keep {
-            out.push_strand(self.strand(i * total / keep));
-        }
-        out
+        self.picked(&subset_indices(self.strand_count(), fraction))
     }
 
     /// Every strand resampled by arc length to `particles` points.
@@ -313,6 +320,16 @@ impl UnitGuess {
             Self::Millimetres => "millimetres",
         }
     }
+}
+
+/// The strands [`Groom::subset`] keeps of `total` for `fraction`, in order.
+#[must_use]
+pub fn subset_indices(total: usize, fraction: f32) -> Vec<usize> {
+    if total == 0 {
+        return Vec::new();
+    }
+    let keep = ((total as f32 * fraction.clamp(0.01, 1.0)) as usize).max(1);
+    (0..keep).map(|i| i * total / keep).collect()
 }
 
 /// Interleaves the low 10 bits of `x`, `y`, `z` (x lowest).

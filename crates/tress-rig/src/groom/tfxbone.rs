@@ -8,10 +8,13 @@
 //! Every count is checked against the bytes left before anything is
 //! allocated; errors say what and at which byte ([`GroomError::Skin`]).
 //!
-//! Reading only: the strand solver still carries roots by one rigid pose
-//! (`docs/STRANDS.md`, "Not done").
+//! [`TfxBones::for_groom`] follows the groom through the strands a reader
+//! skipped and the solver's reordering; [`TfxBones::resolve`] maps the
+//! file's bones onto a skeleton's by name and gives the solver's
+//! [`BoneWeights`] (`tress_core::strand::skin`).
 
-use super::GroomError;
+use super::{GroomError, GroomWarning};
+use tress_core::strand::BoneWeights;
 
 /// Up to four bones and their weights for one strand's root.
 pub type RootWeights = [(u32, f32); 4];
@@ -150,6 +153,118 @@ pub fn read_tfxbone(bytes: &[u8]) -> Result<TfxBones, GroomError> {
     Ok(TfxBones { bones, weights })
 }
 
+impl TfxBones {
+    /// The weights of the strands a groom kept, in its order: `file_strands`
+    /// is how many strands the `.tfx` held, `skipped` the strands its reader
+    /// left out (degenerate ones), `order` the kept strands' indices in the
+    /// order they are simulated (after [`super::Groom::root_order`] and
+    /// [`super::subset_indices`]; indices into the kept strands).
+    ///
+    /// # Errors
+    /// [`GroomError::SkinMismatch`] when the file weighs another number of
+    /// strands than the groom file has, or `order` names a strand past them.
+    pub fn for_groom(
+        &self,
+        file_strands: usize,
+        skipped: &[GroomWarning],
+        order: &[usize],
+    ) -> Result<Vec<RootWeights>, GroomError> {
+        if self.weights.len() != file_strands {
+            return Err(GroomError::SkinMismatch(format!(
+                "weights for {} strands, the groom file has {file_strands}",
+                self.weights.len()
+            )));
+        }
+        let kept: Vec<&RootWeights> = self
+            .weights
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !skipped.iter().any(|w| w.strand == *i))
+            .map(|(_, w)| w)
+            .collect();
+        order
+            .iter()
+            .map(|&i| {
+                kept.get(i).map(|w| **w).ok_or_else(|| {
+                    GroomError::SkinMismatch(format!(
+                        "strand {i} asked for, the groom kept {}",
+                        kept.len()
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// Every bone some strand weighs, with the number of strands that weigh
+    /// it, most used first (ties in file order).
+    #[must_use]
+    pub fn used_bones(&self) -> Vec<(usize, usize)> {
+        let mut count = vec![0usize; self.bones.len()];
+        for w in &self.weights {
+            for &(b, weight) in w {
+                if weight > 0.0
+                    && let Some(c) = count.get_mut(b as usize)
+                {
+                    *c += 1;
+                }
+            }
+        }
+        let mut used: Vec<(usize, usize)> = count
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, c)| c > 0)
+            .collect();
+        used.sort_by_key(|&(b, c)| (core::cmp::Reverse(c), b));
+        used
+    }
+
+    /// `weights` (as [`Self::for_groom`] gives them) with every bone turned
+    /// into its index in `skeleton` (bone names in the skeleton's order),
+    /// for the strand solver. Bones no strand weighs need not exist.
+    ///
+    /// # Errors
+    /// [`GroomError::SkinMismatch`] naming the first weighted bone (most
+    /// used first) the skeleton does not have, with how many strands weigh
+    /// it and how many are missing in all.
+    pub fn resolve<S: AsRef<str>>(
+        &self,
+        weights: &[RootWeights],
+        skeleton: &[S],
+    ) -> Result<Vec<BoneWeights>, GroomError> {
+        let find = |b: usize| {
+            let name = self.bones.get(b)?;
+            skeleton.iter().position(|s| s.as_ref() == name)
+        };
+        let missing: Vec<(usize, usize)> = self
+            .used_bones()
+            .into_iter()
+            .filter(|&(b, _)| find(b).is_none())
+            .collect();
+        if let Some(&(b, strands)) = missing.first() {
+            return Err(GroomError::SkinMismatch(format!(
+                "the skeleton has no bone '{}' ({strands} strands weigh it; {} weighted bones \
+                 missing in all)",
+                self.bones[b],
+                missing.len()
+            )));
+        }
+        let map: Vec<u32> = (0..self.bones.len())
+            .map(|b| find(b).map_or(0, |i| i as u32))
+            .collect();
+        Ok(weights
+            .iter()
+            .map(|w| w.map(|(b, weight)| (map.get(b as usize).copied().unwrap_or(0), weight)))
+            .collect())
+    }
+}
+
+/// `NAME.tfxbone` beside a groom file `NAME.tfx` (or any extension).
+#[must_use]
+pub fn sibling_tfxbone(groom_path: &str) -> String {
+    let p = std::path::Path::new(groom_path);
+    p.with_extension("tfxbone").to_string_lossy().into_owned()
+}
+
 /// Reads a `.tfxbone` file from disk.
 ///
 /// # Errors
@@ -191,6 +306,48 @@ mod tests {
         assert_eq!(t.bones, ["head", "neck"]);
         assert_eq!(t.weights[0], [(1, 0.75), (0, 0.25), (0, 0.0), (0, 0.0)]);
         assert_eq!(t.weights[1], [(0, 0.25); 4]);
+    }
+
+    #[test]
+    fn weights_follow_the_groom_and_resolve_by_name() {
+        let w = |b: i32| [(b, 1.0), (0, 0.0), (0, 0.0), (0, 0.0)];
+        let t = read_tfxbone(&file(
+            &["root", "head", "jaw"],
+            &[(0, w(1)), (1, w(2)), (2, w(1)), (3, w(1))],
+        ))
+        .unwrap();
+        assert_eq!(t.used_bones(), [(1, 3), (2, 1)]);
+        // Strand 1 skipped by the reader; the kept three simulated as 2, 0, 1.
+        let skipped = [GroomWarning {
+            strand: 1,
+            line: None,
+            reason: "has zero length".into(),
+        }];
+        let kept = t.for_groom(4, &skipped, &[2, 0, 1]).unwrap();
+        let bones: Vec<u32> = kept.iter().map(|k| k[0].0).collect();
+        assert_eq!(bones, [1, 1, 1]);
+        let e = t.for_groom(5, &[], &[0]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tfxbone: weights for 4 strands, the groom file has 5"
+        );
+        assert!(t.for_groom(4, &skipped, &[3]).is_err());
+        // A skeleton in another order: head is its bone 0, jaw its 2;
+        // "root" is weighed by nobody and may be absent.
+        let all = t.for_groom(4, &[], &[0, 1, 2, 3]).unwrap();
+        let r = t.resolve(&all, &["head", "spine", "jaw"]).unwrap();
+        let got: Vec<u32> = r.iter().map(|k| k[0].0).collect();
+        assert_eq!(got, [0, 2, 0, 0]);
+        let e = t.resolve(&all, &["root", "jaw"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tfxbone: the skeleton has no bone 'head' (3 strands weigh it; 1 weighted bones \
+             missing in all)"
+        );
+        assert_eq!(
+            sibling_tfxbone("a/b/Ratboy_mohawk.tfx"),
+            "a/b/Ratboy_mohawk.tfxbone"
+        );
     }
 
     #[test]

@@ -178,35 +178,82 @@ fn read_part(
     })
 }
 
-/// What a TressFX groom's companions beside it hold that the solver does
-/// not use yet: `NAME.tfxbone` root weights (read and summarised) and
-/// `.tfxmesh` collision meshes (named, not read).
+/// What a TressFX groom's companions beside it hold: `NAME.tfxbone` root
+/// weights (summarised by [`tfxbone_notes`]) and `.tfxmesh` collision
+/// meshes (read and summarised, not used as colliders).
 fn skin_notes(path: &Path, notes: &mut Vec<String>) {
     let bone = path.with_extension("tfxbone");
     if bone.exists() {
-        match tress_rig::groom::tfxbone::load_tfxbone(&bone) {
-            Ok(t) => notes.push(format!(
-                "{}: {} bones, root weights for {} strands (read; roots are not skinned yet)",
-                file_name(&bone),
-                t.bones.len(),
-                t.weights.len()
-            )),
-            Err(e) => notes.push(format!("{}: {e}", file_name(&bone))),
-        }
+        notes.extend(tfxbone_notes(&bone));
     }
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut meshes: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| has_ext(p, "tfxmesh"))
-        .map(|p| file_name(&p))
+    for m in tress_rig::groom::tfxmesh::tfxmesh_beside(path) {
+        notes.push(tfxmesh_note(&m));
+    }
+}
+
+/// A `.tfxbone`'s summary: bones, strands weighted, the most used bones,
+/// influences per strand; or the error reading it.
+#[must_use]
+pub fn tfxbone_notes(bone: &Path) -> Vec<String> {
+    let t = match tress_rig::groom::tfxbone::load_tfxbone(bone) {
+        Ok(t) => t,
+        Err(e) => return vec![format!("{}: {e}", file_name(bone))],
+    };
+    let used = t.used_bones();
+    let top: Vec<String> = used
+        .iter()
+        .take(5)
+        .map(|&(b, n)| format!("{} {n}", t.bones[b]))
         .collect();
-    meshes.sort();
-    for m in meshes {
-        notes.push(format!(
-            "{m}: TressFX collision mesh, not read (no mesh colliders)"
-        ));
+    let influences: Vec<usize> = t
+        .weights
+        .iter()
+        .map(|w| w.iter().filter(|p| p.1 > 0.0).count())
+        .collect();
+    let mean = influences.iter().sum::<usize>() as f64 / influences.len().max(1) as f64;
+    let single = influences.iter().filter(|&&n| n == 1).count();
+    vec![
+        format!(
+            "{}: {} bones, root weights for {} strands (TressStrandHair skins the roots from \
+             a Skeleton3D with these bone names; no skeleton ships with the groom)",
+            file_name(bone),
+            t.bones.len(),
+            t.weights.len()
+        ),
+        format!(
+            "  {} bones weighted; most used (strands): {}",
+            used.len(),
+            top.join(", ")
+        ),
+        format!(
+            "  bones per strand: mean {mean:.2}, max {}; {single} strands on one bone",
+            influences.iter().max().copied().unwrap_or(0)
+        ),
+    ]
+}
+
+/// A `.tfxmesh`'s summary, or the error reading it.
+fn tfxmesh_note(path: &Path) -> String {
+    match tress_rig::groom::tfxmesh::load_tfxmesh(path) {
+        Ok(m) => {
+            let (lo, hi) = m.bounds().unwrap_or_default();
+            format!(
+                "{}: TressFX collision mesh, {} bones, {} vertices, {} triangles, bounds \
+                 ({:.3}, {:.3}, {:.3})..({:.3}, {:.3}, {:.3}) file units (read; not a collider: \
+                 the solver collides with spheres, capsules and planes)",
+                file_name(path),
+                m.bones.len(),
+                m.vertices.len(),
+                m.triangles.len(),
+                lo.x,
+                lo.y,
+                lo.z,
+                hi.x,
+                hi.y,
+                hi.z
+            )
+        }
+        Err(e) => format!("{}: {e}", file_name(path)),
     }
 }
 
