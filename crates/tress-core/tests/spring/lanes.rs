@@ -8,9 +8,9 @@ use alloc::vec::Vec;
 use proptest::prelude::*;
 use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
-use tress_core::simd::IsaLevel;
-use tress_core::spring::{ChainDesc, ContactMode, JointDesc, Mode, Pose, SpringWorld, StepConfig};
+use tress_core::spring::{ChainDesc, ContactMode, JointDesc, Mode, Pose, SpringWorld};
 
+use super::lane_check::{World, first_difference, matches_scalar, use_lanes};
 use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
 
 #[derive(Debug, Clone)]
@@ -99,39 +99,6 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-type World = SpringWorld<96, 16, 8, 2>;
-
-/// Steps `w` with the scalar kernel (`lanes` 0) or lanes of that width.
-fn use_lanes<const J: usize, const C: usize, const K: usize, const F: usize>(
-    w: &mut SpringWorld<J, C, K, F>,
-    lanes: usize,
-) {
-    w.set_lane_width(lanes);
-    w.set_config(StepConfig {
-        lanes: lanes > 0,
-        ..StepConfig::default()
-    });
-}
-
-/// A joint's position and velocity in `a` and in `b`.
-type Mismatch = (usize, usize, [Vec3; 2], [Vec3; 2]);
-
-/// The first joint (chain, joint, `a`'s and `b`'s position and velocity)
-/// whose state is not the same bits in both worlds.
-fn first_difference<const J: usize, const C: usize, const K: usize, const F: usize>(
-    a: &SpringWorld<J, C, K, F>,
-    b: &SpringWorld<J, C, K, F>,
-) -> Option<Mismatch> {
-    let bits = |v: Vec3| v.to_array().map(Real::to_bits);
-    (0..a.chain_count()).find_map(|ch| {
-        (0..a.chain_len(ch)).find_map(|j| {
-            let (xa, va) = a.joint_state(ch, j).unwrap();
-            let (xb, vb) = b.joint_state(ch, j).unwrap();
-            (bits(xa) != bits(xb) || bits(va) != bits(vb)).then_some((ch, j, [xa, va], [xb, vb]))
-        })
-    })
-}
-
 /// `lanes`: 0 for the scalar kernel, else the lane width.
 fn build(c: &Case, lanes: usize) -> World {
     let mut w = World::default();
@@ -163,40 +130,8 @@ fn build(c: &Case, lanes: usize) -> World {
     w
 }
 
-/// `w` on the builds of `level` or lower (the lane kernel's AVX-512, AVX2
-/// or portable builds).
-fn at_most(mut w: World, level: IsaLevel) -> World {
-    w.set_isa(w.isa().at_most(level));
-    w
-}
-
-/// The widths and builds `run` compares with the scalar kernel.
-const LANED: [&str; 4] = ["4", "8", "8 (AVX2 at most)", "8 (portable)"];
-
 fn run(c: &Case) -> Result<(), TestCaseError> {
-    let mut worlds = [
-        build(c, 0),
-        build(c, 4),
-        build(c, 8),
-        at_most(build(c, 8), IsaLevel::Avx2),
-        at_most(build(c, 8), IsaLevel::Portable),
-    ];
-    for (dt, p, q) in &c.frames {
-        for w in &mut worlds {
-            w.set_frame_pose(0, Pose::new(*p, *q));
-            w.set_frame_pose(1, Pose::new(*p * 0.5 + Vec3::Y * -0.2, q.conjugate()));
-            w.advance(*dt);
-        }
-        let [scalar, laned @ ..] = &worlds;
-        for (w, width) in laned.iter().zip(LANED) {
-            let d = first_difference(w, scalar);
-            prop_assert!(
-                d.is_none(),
-                "{width} lanes vs scalar (chain, joint, x v, x v): {d:?}"
-            );
-        }
-    }
-    Ok(())
+    matches_scalar(&c.frames, |lanes| build(c, lanes))
 }
 
 #[test]

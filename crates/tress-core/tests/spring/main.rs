@@ -11,6 +11,7 @@ mod curl;
 mod drape;
 mod flat;
 mod invariance;
+mod lane_check;
 mod lanes;
 mod lanes_vrm;
 mod lengths;

@@ -1,0 +1,85 @@
+//! What the lane-kernel property tests share (`lanes.rs` for Improved and
+//! Earlier, `lanes_vrm.rs` for VRM-compatible chains): worlds built for the
+//! scalar kernel and each lane width and build, stepped through the same
+//! frames, compared bit for bit after every frame.
+
+use proptest::prelude::*;
+use tress_core::math::{Quat, Real, Vec3};
+use tress_core::simd::IsaLevel;
+use tress_core::spring::{Pose, SpringWorld, StepConfig};
+
+pub type World = SpringWorld<96, 16, 8, 2>;
+
+/// Steps `w` with the scalar kernel (`lanes` 0) or lanes of that width.
+pub fn use_lanes<const J: usize, const C: usize, const K: usize, const F: usize>(
+    w: &mut SpringWorld<J, C, K, F>,
+    lanes: usize,
+) {
+    w.set_lane_width(lanes);
+    w.set_config(StepConfig {
+        lanes: lanes > 0,
+        ..StepConfig::default()
+    });
+}
+
+/// A joint's position and velocity in `a` and in `b`.
+pub type Mismatch = (usize, usize, [Vec3; 2], [Vec3; 2]);
+
+/// The first joint (chain, joint, `a`'s and `b`'s position and velocity)
+/// whose state is not the same bits in both worlds.
+pub fn first_difference<const J: usize, const C: usize, const K: usize, const F: usize>(
+    a: &SpringWorld<J, C, K, F>,
+    b: &SpringWorld<J, C, K, F>,
+) -> Option<Mismatch> {
+    let bits = |v: Vec3| v.to_array().map(Real::to_bits);
+    (0..a.chain_count()).find_map(|ch| {
+        (0..a.chain_len(ch)).find_map(|j| {
+            let (xa, va) = a.joint_state(ch, j).unwrap();
+            let (xb, vb) = b.joint_state(ch, j).unwrap();
+            (bits(xa) != bits(xb) || bits(va) != bits(vb)).then_some((ch, j, [xa, va], [xb, vb]))
+        })
+    })
+}
+
+/// `w` on the builds of `level` or lower (the lane kernel's AVX-512, AVX2
+/// or portable builds).
+fn at_most(mut w: World, level: IsaLevel) -> World {
+    w.set_isa(w.isa().at_most(level));
+    w
+}
+
+/// The widths and builds [`matches_scalar`] compares with the scalar kernel.
+const LANED: [&str; 4] = ["4", "8", "8 (AVX2 at most)", "8 (portable)"];
+
+/// Builds the world with `build(lanes)` (0: the scalar kernel) for every
+/// width and build, drives frame 0 by `frames` (frame time, position,
+/// rotation) and frame 1 by a second motion derived from it, and fails at
+/// the first frame after which a laned world differs from the scalar one.
+pub fn matches_scalar(
+    frames: &[(Real, Vec3, Quat)],
+    build: impl Fn(usize) -> World,
+) -> Result<(), TestCaseError> {
+    let mut worlds = [
+        build(0),
+        build(4),
+        build(8),
+        at_most(build(8), IsaLevel::Avx2),
+        at_most(build(8), IsaLevel::Portable),
+    ];
+    for (dt, p, q) in frames {
+        for w in &mut worlds {
+            w.set_frame_pose(0, Pose::new(*p, *q));
+            w.set_frame_pose(1, Pose::new(*p * 0.5 + Vec3::Y * -0.2, q.conjugate()));
+            w.advance(*dt);
+        }
+        let [scalar, laned @ ..] = &worlds;
+        for (w, width) in laned.iter().zip(LANED) {
+            let d = first_difference(w, scalar);
+            prop_assert!(
+                d.is_none(),
+                "{width} lanes vs scalar (chain, joint, x v, x v): {d:?}"
+            );
+        }
+    }
+    Ok(())
+}
