@@ -4,11 +4,33 @@
 //! frames, compared bit for bit after every frame.
 
 use proptest::prelude::*;
+use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3};
 use tress_core::simd::IsaLevel;
 use tress_core::spring::{Pose, SpringWorld, StepConfig};
 
 pub type World = SpringWorld<96, 16, 8, 2>;
+
+/// A sphere or capsule on frame 0 or 1, placed where the chains hang.
+pub fn sane_collider() -> impl Strategy<Value = (usize, Collider)> {
+    (
+        0usize..2,
+        -0.2f32..0.2,
+        -0.4f32..0.1,
+        -0.2f32..0.2,
+        0.02f32..0.12,
+        any::<bool>(),
+    )
+        .prop_map(|(f, x, y, z, r, cap)| {
+            let a = Vec3::new(x, y, z);
+            let c = if cap {
+                Collider::capsule(a, a + Vec3::new(0.2, -0.05, 0.0), r)
+            } else {
+                Collider::sphere(a, r)
+            };
+            (f, c)
+        })
+}
 
 /// Steps `w` with the scalar kernel (`lanes` 0) or lanes of that width.
 pub fn use_lanes<const J: usize, const C: usize, const K: usize, const F: usize>(

@@ -10,7 +10,7 @@ use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3, ops};
 use tress_core::spring::{ChainDesc, ContactMode, JointDesc, Mode, Pose, SpringWorld};
 
-use super::lane_check::{World, first_difference, matches_scalar, use_lanes};
+use super::lane_check::{World, first_difference, matches_scalar, sane_collider, use_lanes};
 use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
 
 #[derive(Debug, Clone)]
@@ -41,26 +41,6 @@ fn sane_joint() -> impl Strategy<Value = JointDesc> {
             d.params.damping = c;
             d.params.hit_radius = r;
             d
-        })
-}
-
-fn sane_collider() -> impl Strategy<Value = (usize, Collider)> {
-    (
-        0usize..2,
-        -0.2f32..0.2,
-        -0.4f32..0.1,
-        -0.2f32..0.2,
-        0.02f32..0.12,
-        any::<bool>(),
-    )
-        .prop_map(|(f, x, y, z, r, cap)| {
-            let a = Vec3::new(x, y, z);
-            let c = if cap {
-                Collider::capsule(a, a + Vec3::new(0.2, -0.05, 0.0), r)
-            } else {
-                Collider::sphere(a, r)
-            };
-            (f, c)
         })
 }
 
