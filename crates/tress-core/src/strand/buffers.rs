@@ -63,7 +63,8 @@ impl core::fmt::Display for BufferLenError {
 
 impl core::error::Error for BufferLenError {}
 
-fn check(lens: &[usize], expected: usize) -> Result<(), BufferLenError> {
+/// `Ok` when every length is `expected`, else the first that is not.
+pub(crate) fn check(lens: &[usize], expected: usize) -> Result<(), BufferLenError> {
     match lens.iter().find(|&&l| l != expected) {
         Some(&found) => Err(BufferLenError { expected, found }),
         None => Ok(()),

@@ -13,7 +13,7 @@
 //! (no allocation); the step then runs with an identity head frame over
 //! those arrays, so the kernel and the rigid-head path are untouched.
 
-use super::buffers::{BufferLenError, StrandRest};
+use super::buffers::{self, BufferLenError, StrandRest};
 use super::layout::StrandLayout;
 use crate::math::{Pose, Quat, Real, Vec3, quat};
 
@@ -175,31 +175,17 @@ pub fn skin_rest(
     z: &mut [Real],
 ) -> Result<(), BufferLenError> {
     let n = layout.len();
-    let found = [
-        x.len(),
-        y.len(),
-        z.len(),
-        rest.x.len(),
-        rest.y.len(),
-        rest.z.len(),
-    ]
-    .into_iter()
-    .min()
-    .unwrap_or(0);
-    let longest = [
-        x.len(),
-        y.len(),
-        z.len(),
-        rest.x.len(),
-        rest.y.len(),
-        rest.z.len(),
-    ]
-    .into_iter()
-    .max()
-    .unwrap_or(0);
-    if found != n || longest != n {
-        return Err(BufferLenError { expected: n, found });
-    }
+    buffers::check(
+        &[
+            x.len(),
+            y.len(),
+            z.len(),
+            rest.x.len(),
+            rest.y.len(),
+            rest.z.len(),
+        ],
+        n,
+    )?;
     let last = layout.strands().saturating_sub(1);
     let none: BoneWeights = [(0, 0.0); MAX_INFLUENCES];
     for s in 0..layout.chunks() * layout.lanes() {
