@@ -101,6 +101,19 @@ func _status(text: String) -> void:
 	status.text = "Tress bench\n" + text
 	print("bench: ", text)
 
+## Marks around `a`'s hair node, [mark, hair, …, mark]: whatever runs
+## between them on its skeleton adds to `bracket_us`.
+func _bracket(a: TressAvatar) -> void:
+	var skel := a.get_skeleton()
+	var first := Mark.new()
+	var last := Mark.new()
+	skel.add_child(first)
+	skel.move_child(first, a.get_hair_node().get_index())
+	skel.add_child(last)
+	var start := [0]
+	first.modification_processed.connect(_mark_start.bind(start))
+	last.modification_processed.connect(func() -> void: bracket_us += float(Time.get_ticks_usec() - start[0]))
+
 func _mark_start(start: Array) -> void:
 	start[0] = Time.get_ticks_usec()
 	hair_threads[OS.get_thread_caller_id()] = true
@@ -154,14 +167,7 @@ func _run() -> void:
 			var skel := a.get_skeleton()
 			peers.append(GodotPeer.build(skel, a.get_hair_node()))
 			# [mark, Tress, Godot, mark]: whichever hair is active runs between.
-			var first := Mark.new()
-			var last := Mark.new()
-			skel.add_child(first)
-			skel.move_child(first, a.get_hair_node().get_index())
-			skel.add_child(last)
-			var start := [0]
-			first.modification_processed.connect(_mark_start.bind(start))
-			last.modification_processed.connect(func() -> void: bracket_us += float(Time.get_ticks_usec() - start[0]))
+			_bracket(a)
 		var brackets := {}
 		var per_frame: Array[float] = []
 		## Tress's own update by part (get_last_timing), summed per frame.
@@ -331,15 +337,7 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 			clip = Crowd.head_swing(a)
 		Crowd.play(a, clip, Crowd.PERIOD * i / n)
 		avatars.append(a)
-		var skel := a.get_skeleton()
-		var first := Mark.new()
-		var last := Mark.new()
-		skel.add_child(first)
-		skel.move_child(first, a.get_hair_node().get_index())
-		skel.add_child(last)
-		var start := [0]
-		first.modification_processed.connect(_mark_start.bind(start))
-		last.modification_processed.connect(func() -> void: bracket_us += float(Time.get_ticks_usec() - start[0]))
+		_bracket(a)
 	# Per thread count: per-frame samples of the bracket, Tress's own
 	# update, the step and the frame time; the no-hair phase first.
 	var samples := {}
