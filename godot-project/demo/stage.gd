@@ -9,20 +9,25 @@ var pitch := -0.12
 var distance := 3.2
 var target := Vector3(0, 1.0, 0)
 
-## Adds the shared look (flat background, ambient light, a sun) to `parent`.
-static func add_lighting(parent: Node) -> void:
+## Adds the shared look (flat background, ambient light, a sun) to `parent`
+## and returns the sun; a render test that needs its own light passes its
+## values.
+static func add_lighting(parent: Node, background := Color(0.16, 0.17, 0.2),
+		ambient := Color(0.55, 0.55, 0.6), ambient_energy := 0.6,
+		sun_degrees := Vector3(-40, 30, 0), sun_energy := 1.1) -> DirectionalLight3D:
 	var env := WorldEnvironment.new()
 	env.environment = Environment.new()
 	env.environment.background_mode = Environment.BG_COLOR
-	env.environment.background_color = Color(0.16, 0.17, 0.2)
+	env.environment.background_color = background
 	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
-	env.environment.ambient_light_color = Color(0.55, 0.55, 0.6)
-	env.environment.ambient_light_energy = 0.6
+	env.environment.ambient_light_color = ambient
+	env.environment.ambient_light_energy = ambient_energy
 	parent.add_child(env)
 	var sun := DirectionalLight3D.new()
-	sun.rotation_degrees = Vector3(-40, 30, 0)
-	sun.light_energy = 1.1
+	sun.rotation_degrees = sun_degrees
+	sun.light_energy = sun_energy
 	parent.add_child(sun)
+	return sun
 
 func _ready() -> void:
 	add_lighting(self)

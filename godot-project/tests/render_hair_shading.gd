@@ -59,20 +59,10 @@ func run(tree: SceneTree) -> String:
 	return ""
 
 func _environment() -> void:
-	var env := WorldEnvironment.new()
-	env.environment = Environment.new()
-	env.environment.background_mode = Environment.BG_COLOR
-	env.environment.background_color = BG
-	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
-	env.environment.ambient_light_color = Color(0.5, 0.55, 0.65)
-	env.environment.ambient_light_energy = 0.35
-	root.add_child(env)
-	var key := DirectionalLight3D.new()
-	key.name = "Key"
 	# From above, front left: the highlight band runs across the crown.
-	key.rotation_degrees = Vector3(-35, -30, 0)
-	key.light_energy = 1.6
-	root.add_child(key)
+	var key: DirectionalLight3D = preload("res://demo/stage.gd").add_lighting(
+			root, BG, Color(0.5, 0.55, 0.65), 0.35, Vector3(-35, -30, 0), 1.6)
+	key.name = "Key"
 
 ## A stage of its own for each groom: cleared before the next one.
 ## A fresh stage for the next groom. The last one is freed at once: one

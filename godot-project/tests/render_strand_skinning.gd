@@ -96,15 +96,5 @@ func run(tree: SceneTree) -> String:
 	return ""
 
 func _environment(root: Node3D) -> void:
-	var env := WorldEnvironment.new()
-	env.environment = Environment.new()
-	env.environment.background_mode = Environment.BG_COLOR
-	env.environment.background_color = Color(0.13, 0.14, 0.17)
-	env.environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
-	env.environment.ambient_light_color = Color(0.5, 0.55, 0.65)
-	env.environment.ambient_light_energy = 0.35
-	root.add_child(env)
-	var key := DirectionalLight3D.new()
-	key.rotation_degrees = Vector3(-35, 60, 0)
-	key.light_energy = 1.6
-	root.add_child(key)
+	preload("res://demo/stage.gd").add_lighting(root, Color(0.13, 0.14, 0.17),
+			Color(0.5, 0.55, 0.65), 0.35, Vector3(-35, 60, 0), 1.6)
