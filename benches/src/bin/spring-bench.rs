@@ -200,6 +200,11 @@ fn contacts() -> usize {
 /// Repetitions of each scalar / lanes pair in `--vrm`.
 const VRM_PAIRS: usize = 7;
 
+/// Frames in one `--vrm` window: `/proc/thread-self/schedstat` of a running
+/// thread lags by up to a scheduler tick (4 ms on some hosts), so a window
+/// must run for a good part of a second to resolve a few percent.
+const VRM_FRAMES: u64 = 5 * FRAMES;
+
 /// `--vrm`: the VRM-compatible mode's CPU time per substep with the scalar
 /// kernel (`StepConfig::lanes` off, the only path before the VRM lane
 /// kernel) and with the lane kernels, measured in turns (scalar, lanes,
@@ -215,7 +220,7 @@ fn vrm_lanes() {
         })
         .unwrap_or_else(|| "unknown".into());
     println!("VRM-compatible mode, scalar kernel vs lane kernels; CPU: {cpu}");
-    println!("{VRM_PAIRS} pairs, each {FRAMES} frames of 1/60 s (2 substeps); medians");
+    println!("{VRM_PAIRS} pairs, each {VRM_FRAMES} frames of 1/60 s (2 substeps); medians");
     println!(
         "{:<34} {:>7} {:>16} {:>16} {:>8}",
         "", "joints", "scalar ns/subst", "lanes ns/subst", "speed-up"
@@ -256,12 +261,12 @@ fn vrm_lanes() {
         "bench avatar (12 chains, 10 colliders)",
         JOINTS,
         &mut || {
-            na += FRAMES;
-            measure(FRAMES, |i| frame(&mut a, na + i)).0 / 2.0
+            na += VRM_FRAMES;
+            measure(VRM_FRAMES, |i| frame(&mut a, na + i)).0 / 2.0
         },
         &mut || {
-            nb += FRAMES;
-            measure(FRAMES, |i| frame(&mut b, nb + i)).0 / 2.0
+            nb += VRM_FRAMES;
+            measure(VRM_FRAMES, |i| frame(&mut b, nb + i)).0 / 2.0
         },
     );
 }
@@ -364,6 +369,6 @@ fn vrm_rig(
     }
     Some((
         joints,
-        Box::new(move || measure(FRAMES, |_| step()).0 / 2.0),
+        Box::new(move || measure(VRM_FRAMES, |_| step()).0 / 2.0),
     ))
 }

@@ -60,6 +60,10 @@ pub(crate) trait Lanes<const W: usize>:
     fn transpose_in(isa: Self::Isa, v: &[Vec3; W]) -> [Self; 3];
     /// Three lane vectors back as `W` vectors.
     fn transpose_out(x: Self, y: Self, z: Self) -> [Vec3; W];
+    /// `W` four-vectors (quaternions) as four lane vectors.
+    fn transpose_in4(isa: Self::Isa, v: &[Vec4; W]) -> [Self; 4];
+    /// Four lane vectors back as `W` four-vectors.
+    fn transpose_out4(x: Self, y: Self, z: Self, w: Self) -> [Vec4; W];
 }
 
 /// Comparisons that glam's `Vec4` has under the same names.
@@ -138,6 +142,18 @@ impl Lanes<4> for Vec4 {
             m.z_axis.truncate(),
             m.w_axis.truncate(),
         ]
+    }
+
+    #[inline(always)]
+    fn transpose_in4((): (), v: &[Vec4; 4]) -> [Self; 4] {
+        let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
+        [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+    }
+
+    #[inline(always)]
+    fn transpose_out4(x: Self, y: Self, z: Self, w: Self) -> [Vec4; 4] {
+        let m = Mat4::from_cols(x, y, z, w).transpose();
+        [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
     }
 }
 
@@ -337,6 +353,27 @@ mod eight {
             let [e, f, g, h] = <Vec4 as Lanes<4>>::transpose_out(xh, yh, zh);
             [a, b, c, d, e, f, g, h]
         }
+
+        #[inline(always)]
+        fn transpose_in4(isa: simd::Avx2, v: &[Vec4; 8]) -> [Self; 4] {
+            let [lx, ly, lz, lw] = <Vec4 as Lanes<4>>::transpose_in4((), &[v[0], v[1], v[2], v[3]]);
+            let [hx, hy, hz, hw] = <Vec4 as Lanes<4>>::transpose_in4((), &[v[4], v[5], v[6], v[7]]);
+            [
+                Self::from_halves(isa, lx, hx),
+                Self::from_halves(isa, ly, hy),
+                Self::from_halves(isa, lz, hz),
+                Self::from_halves(isa, lw, hw),
+            ]
+        }
+
+        #[inline(always)]
+        fn transpose_out4(x: Self, y: Self, z: Self, w: Self) -> [Vec4; 8] {
+            let ((xl, xh), (yl, yh)) = (x.halves(), y.halves());
+            let ((zl, zh), (wl, wh)) = (z.halves(), w.halves());
+            let [a, b, c, d] = <Vec4 as Lanes<4>>::transpose_out4(xl, yl, zl, wl);
+            let [e, f, g, h] = <Vec4 as Lanes<4>>::transpose_out4(xh, yh, zh, wh);
+            [a, b, c, d, e, f, g, h]
+        }
     }
 }
 
@@ -394,6 +431,20 @@ mod tests {
         for i in 0..W {
             assert!(same(x.lane(i), v[i].x) && same(y.lane(i), v[i].y) && same(z.lane(i), v[i].z));
             assert!(same(back[i].x, v[i].x) && same(back[i].y, v[i].y) && same(back[i].z, v[i].z));
+        }
+        let q: [Vec4; W] =
+            core::array::from_fn(|i| Vec4::new(VALS[i], OTHER[i], i as Real, -(i as Real)));
+        let [x, y, z, w] = S::transpose_in4(isa, &q);
+        let back = S::transpose_out4(x, y, z, w);
+        for i in 0..W {
+            let lanes = [x.lane(i), y.lane(i), z.lane(i), w.lane(i)];
+            let (want, got) = (q[i].to_array(), back[i].to_array());
+            for c in 0..4 {
+                assert!(
+                    same(lanes[c], want[c]) && same(got[c], want[c]),
+                    "{W}: 4-transpose {i}"
+                );
+            }
         }
         let mut c = a;
         c.set_lane(W - 1, 7.0);

@@ -10,7 +10,9 @@
 //! (no fused multiply-add, the same square roots and divisions, glam's
 //! scalar order for dots and crosses), so the bits are the scalar kernel's
 //! on every platform; `vrm_lanes_match_the_scalar_kernel_bit_for_bit`
-//! holds them to it. Rare cases (planes and inside shapes, a point on a
+//! holds them to it, bone outputs included: on a frame's last substep the
+//! kernel can also leave every joint's output rotations (`OutRot`) for
+//! `SpringWorld::outputs`. Rare cases (planes and inside shapes, a point on a
 //! collider's axis, a half-turn arc, degenerate projections) go to the
 //! scalar functions lane by lane.
 
@@ -21,7 +23,7 @@ use super::lane_math::Lanes;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::LANES8;
 use super::lanes::{DEGENERATE_SQ, LANES4, Rotor, TINY, V3, clamp01, project_lanes};
-use super::output::segment_rotation;
+use super::output::{OutRot, segment_rotation};
 use super::params::H;
 use super::step::{ColliderState, INV_H, project};
 use super::vrm::external_force;
@@ -46,6 +48,10 @@ pub(crate) struct VrmLaneCtx<'a> {
     pub isa: Isa,
     pub scale: Real,
     pub colliders: &'a [ColliderState],
+    /// Every frame's pose this substep (each lane reads its chain's).
+    pub frames: &'a [Pose],
+    /// The group's center frame pose (identity for none).
+    pub center: Pose,
 }
 
 /// `W` quaternions, one per lane.
@@ -76,12 +82,17 @@ impl<S> Q<S> {
     where
         S: Lanes<W>,
     {
-        Self {
-            x: S::from_array(isa, core::array::from_fn(|i| q[i].x)),
-            y: S::from_array(isa, core::array::from_fn(|i| q[i].y)),
-            z: S::from_array(isa, core::array::from_fn(|i| q[i].z)),
-            w: S::from_array(isa, core::array::from_fn(|i| q[i].w)),
-        }
+        let [x, y, z, w] = S::transpose_in4(isa, &core::array::from_fn(|i| Vec4::from(q[i])));
+        Self { x, y, z, w }
+    }
+
+    /// The `W` quaternions back out of the lanes.
+    #[inline(always)]
+    fn to_lanes<const W: usize>(self) -> [Quat; W]
+    where
+        S: Lanes<W>,
+    {
+        S::transpose_out4(self.x, self.y, self.z, self.w).map(Quat::from_vec4)
     }
 
     #[inline(always)]
@@ -301,17 +312,16 @@ fn push_out<const W: usize, S: Lanes<W>>(
 
 /// One VRM-compatible substep of the chains `lanes` (1 to [`LANES4`], none
 /// authored or limited, the same center, longest first), each hanging from
-/// its frame in `frames`, four lanes wide (`Vec4`, the build's baseline).
+/// its frame in `ctx.frames`, four lanes wide (`Vec4`, the build's baseline).
 #[inline(never)]
 pub(crate) fn step_vrm_group4(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[VrmLane],
-    frames: &[Pose],
-    center: &Pose,
     ctx: &VrmLaneCtx<'_>,
+    out: Option<&mut [OutRot]>,
 ) {
-    step_on::<LANES4, Vec4>((), chains, joints, lanes, frames, center, ctx);
+    step_on::<LANES4, Vec4>((), chains, joints, lanes, ctx, out);
 }
 
 /// [`step_vrm_group4`] for 1 to [`super::lanes::LANES8`] chains, eight lanes wide where
@@ -321,18 +331,20 @@ pub(crate) fn step_vrm_group8(
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[VrmLane],
-    frames: &[Pose],
-    center: &Pose,
     ctx: &VrmLaneCtx<'_>,
+    out: Option<&mut [OutRot]>,
 ) {
     match ctx.isa {
-        Isa::Avx512(t) => step_vrm_group8_avx512(t, chains, joints, lanes, frames, center, ctx),
-        Isa::Avx2(t) => step_vrm_group8_avx2(t, chains, joints, lanes, frames, center, ctx),
+        Isa::Avx512(t) => {
+            step_vrm_group8_avx512(t, chains, joints, lanes, ctx, out);
+        }
+        Isa::Avx2(t) => step_vrm_group8_avx2(t, chains, joints, lanes, ctx, out),
         Isa::Portable => {
+            let mut out = out;
             let (a, b) = lanes.split_at(lanes.len().min(LANES4));
-            step_vrm_group4(chains, joints, a, frames, center, ctx);
+            step_vrm_group4(chains, joints, a, ctx, out.as_deref_mut());
             if !b.is_empty() {
-                step_vrm_group4(chains, joints, b, frames, center, ctx);
+                step_vrm_group4(chains, joints, b, ctx, out);
             }
         }
     }
@@ -345,11 +357,10 @@ target_build! {
         chains: &mut [Chain],
         joints: &mut [Joint],
         lanes: &[VrmLane],
-        frames: &[Pose],
-        center: &Pose,
         ctx: &VrmLaneCtx<'_>,
+        out: Option<&mut [OutRot]>,
     ) {
-        step_on::<LANES8, F8>(token.avx2(), chains, joints, lanes, frames, center, ctx);
+        step_on::<LANES8, F8>(token.avx2(), chains, joints, lanes, ctx, out);
     }
 }
 
@@ -360,27 +371,28 @@ target_build! {
         chains: &mut [Chain],
         joints: &mut [Joint],
         lanes: &[VrmLane],
-        frames: &[Pose],
-        center: &Pose,
         ctx: &VrmLaneCtx<'_>,
+        out: Option<&mut [OutRot]>,
     ) {
-        step_on::<LANES8, F8>(token, chains, joints, lanes, frames, center, ctx);
+        step_on::<LANES8, F8>(token, chains, joints, lanes, ctx, out);
     }
 }
 
-/// The lane kernel at width `W`.
+/// The lane kernel at width `W`; with `out` (one slot per joint of the
+/// world) it also leaves each stepped joint's output rotations there, as
+/// `chain_output` computes them from the new state.
 #[inline(always)]
 fn step_on<const W: usize, S: Lanes<W>>(
     isa: S::Isa,
     chains: &mut [Chain],
     joints: &mut [Joint],
     lanes: &[VrmLane],
-    frames: &[Pose],
-    center: &Pose,
     ctx: &VrmLaneCtx<'_>,
+    out: Option<&mut [OutRot]>,
 ) {
     let n = lanes.len();
     debug_assert!((1..=W).contains(&n));
+    let (frames, center) = (ctx.frames, &ctx.center);
     let s = ctx.scale;
     let sv = S::splat(isa, s);
     // Padding lanes repeat lane 0 (the longest chain) and are never stored.
@@ -415,6 +427,10 @@ fn step_on<const W: usize, S: Lanes<W>>(
     }
     let mut o = V3::<S>::from_lanes(isa, &o);
     let mut parent_w = Q::<S>::from_lanes(isa, &rot);
+    // `chain_output`'s parent rotation: it turns each bone onto the stored
+    // child position, not onto the projected tail as the step does.
+    let mut out_parent = parent_w;
+    let mut out = out;
     let to_center = Rotor::<S>::new(isa, center.rot);
     let from_center = Rotor::<S>::new(isa, center.rot.inverse());
     let center_pos = V3::<S>::splat(isa, center.pos);
@@ -434,10 +450,8 @@ fn step_on<const W: usize, S: Lanes<W>>(
             }
         };
         let js: [&Joint; W] = core::array::from_fn(|i| &joints[at(i)]);
-        let base = mul_lanes(
-            parent_w,
-            Q::from_lanes(isa, &core::array::from_fn(|i| js[i].local_rot)),
-        );
+        let local_rot = Q::from_lanes(isa, &core::array::from_fn(|i| js[i].local_rot));
+        let base = mul_lanes(parent_w, local_rot);
         let rest_len = S::from_array(isa, core::array::from_fn(|i| js[i].len0)) * sv;
         // The length quirk reads the child bone where the last step left
         // it, except at a virtual tail (see `step_vrm`).
@@ -494,6 +508,32 @@ fn step_on<const W: usize, S: Lanes<W>>(
         // The child bone sits at the rest length along the new direction.
         let child = o + rotate_q(isa, &w, j_axis * sv);
         let v = (child - x) * S::splat(isa, INV_H);
+        if let Some(out) = out.as_deref_mut() {
+            let w_out = segment_rotation_lanes(
+                isa,
+                mul_lanes(out_parent, local_rot),
+                axis_unit,
+                child - o,
+                stored,
+            );
+            // `parent.inverse()` of a unit quaternion is its conjugate.
+            let conj = Q {
+                x: -out_parent.x,
+                y: -out_parent.y,
+                z: -out_parent.z,
+                w: out_parent.w,
+            };
+            let (world, local) = (w_out.to_lanes(), mul_lanes(conj, w_out).to_lanes());
+            for i in 0..n {
+                if stored >> i & 1 == 1 {
+                    out[start[i] + k] = OutRot {
+                        world: world[i],
+                        local: local[i],
+                    };
+                }
+            }
+            out_parent = w_out;
+        }
         let (prev_s, tail_s) = (cur_tail.to_lanes(), new_tail.to_lanes());
         let (child_s, v_s) = (child.to_lanes(), v.to_lanes());
         for i in 0..n {

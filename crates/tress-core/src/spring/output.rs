@@ -23,6 +23,40 @@ pub struct JointOutput {
     pub local_rot: Quat,
 }
 
+/// A joint's output rotations as the VRM lane kernel computes them on the
+/// last substep of an advance (`lanes_vrm`), the same bits as
+/// [`chain_output`] would give for that state.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub(crate) struct OutRot {
+    pub world: Quat,
+    pub local: Quat,
+}
+
+/// [`chain_output`] from rotations the lane kernel left in `rots` (one per
+/// joint): positions from the joints, nothing recomputed.
+pub(crate) fn chain_output_cached(
+    chain: &Chain,
+    joints: &[Joint],
+    rots: &[OutRot],
+    frame: &Pose,
+    scale: Real,
+    out: &mut [JointOutput],
+) -> usize {
+    let mut o = frame.transform_point(chain.desc.root_offset * scale);
+    let mut n = 0;
+    for ((j, r), slot) in joints.iter().zip(rots).zip(out.iter_mut()) {
+        *slot = JointOutput {
+            origin: o,
+            tail: j.x,
+            world_rot: r.world,
+            local_rot: r.local,
+        };
+        o = j.x;
+        n += 1;
+    }
+    n
+}
+
 /// `base` turned by the shortest arc that carries `base * axis_unit` onto
 /// `dir`. `axis_unit` is unit length or zero; degenerate directions leave
 /// `base` unchanged. No final renormalisation: the product of two unit

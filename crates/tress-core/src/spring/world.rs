@@ -16,7 +16,7 @@ mod wind;
 
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
 use super::limit::{JointLimit, LimitSlot};
-use super::output::{JointOutput, chain_output};
+use super::output::{JointOutput, OutRot, chain_output, chain_output_cached};
 use super::params::{JointParams, StepConfig};
 use super::step::{ColliderState, rest_chain};
 use super::teleport::TeleportPolicy;
@@ -100,6 +100,37 @@ pub struct SpringWorld<
     teleport: TeleportPolicy,
     /// The frame whose motion the hair does not feel (`continuity`).
     anchor: Option<usize>,
+    /// Output rotations the VRM lane kernel left on the last substep, one
+    /// per joint, valid for the chains marked in `out_fresh`.
+    out_rots: [OutRot; J],
+    out_fresh: [bool; C],
+    /// Whether [`outputs`](Self::outputs) was called since the last
+    /// substep: only then does the lane kernel compute them.
+    out_read: ReadMark,
+}
+
+/// A flag [`SpringWorld::outputs`] sets through `&self`.
+#[derive(Debug, Default)]
+struct ReadMark(core::sync::atomic::AtomicBool);
+
+impl ReadMark {
+    fn set(&self) {
+        self.0.store(true, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn take(&self) -> bool {
+        let was = self.0.load(core::sync::atomic::Ordering::Relaxed);
+        self.0.store(false, core::sync::atomic::Ordering::Relaxed);
+        was
+    }
+}
+
+impl Clone for ReadMark {
+    fn clone(&self) -> Self {
+        Self(core::sync::atomic::AtomicBool::new(
+            self.0.load(core::sync::atomic::Ordering::Relaxed),
+        ))
+    }
 }
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> Default
@@ -133,7 +164,16 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             wind: wind::WindState::default(),
             teleport: TeleportPolicy::default(),
             anchor: None,
+            out_rots: [OutRot::default(); J],
+            out_fresh: [false; C],
+            out_read: ReadMark::default(),
         }
+    }
+
+    /// Forgets the lane kernel's outputs: called by everything that moves
+    /// joints or frames outside a substep.
+    fn stale_outputs(&mut self) {
+        self.out_fresh = [false; C];
     }
 
     /// The vector instruction set the lane kernel's builds are chosen for
@@ -150,6 +190,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// benchmarks.
     #[doc(hidden)]
     pub fn set_isa(&mut self, isa: Isa) {
+        self.stale_outputs();
         self.isa = isa;
     }
 
@@ -159,6 +200,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// every width gives the same bits. For tests and benchmarks.
     #[doc(hidden)]
     pub fn set_lane_width(&mut self, lanes: usize) {
+        self.stale_outputs();
         self.lane_width = if lanes > super::lanes::LANES4 {
             super::lanes::LANES8
         } else {
@@ -270,6 +312,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
 
     /// Changes the model scale; non-positive or non-finite values are ignored.
     pub fn set_scale(&mut self, scale: Real) {
+        self.stale_outputs();
         if scale.is_finite() && scale > 0.0 {
             self.scale = scale;
         }
@@ -283,6 +326,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
 
     /// Changes the stepping configuration without a reset.
     pub fn set_config(&mut self, config: StepConfig) {
+        self.stale_outputs();
         self.config = config.sanitized();
         self.clock.set_schedule(clock_schedule(&self.config));
     }
@@ -327,6 +371,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         joint: usize,
         params: JointParams,
     ) -> Result<(), SetupError> {
+        self.stale_outputs();
         let i = self.joint_index(chain, joint)?;
         self.joints[i].set_params(params);
         self.refresh_reach(chain);
@@ -343,6 +388,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         joint: usize,
         limit: Option<JointLimit>,
     ) -> Result<(), SetupError> {
+        self.stale_outputs();
         let i = self.joint_index(chain, joint)?;
         let j = &self.joints[i];
         self.limits[i] = LimitSlot::new(limit, j.local_rot, j.axis_unit);
@@ -356,6 +402,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         chain: usize,
         limit: Option<JointLimit>,
     ) -> Result<(), SetupError> {
+        self.stale_outputs();
         let c = *self.chains.get(chain).ok_or(SetupError::BadIndex)?;
         for i in c.start..c.start + c.len {
             let j = &self.joints[i];
@@ -399,6 +446,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// reset. The frame, root offset and center keep their old values when
     /// the new ones are invalid.
     pub fn set_chain_desc(&mut self, chain: usize, desc: ChainDesc) -> Result<(), SetupError> {
+        self.stale_outputs();
         let nframes = self.frames.len();
         let c = self.chains.get_mut(chain).ok_or(SetupError::BadIndex)?;
         let old = c.desc;
@@ -444,6 +492,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         chain: usize,
         local_rots: Option<&[Quat]>,
     ) -> Result<(), SetupError> {
+        self.stale_outputs();
         let c = *self.chains.get(chain).ok_or(SetupError::BadIndex)?;
         match local_rots {
             Some(rots) => {
@@ -473,18 +522,23 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// The state is at the last substep, up to 1/120 s before the frame; the
     /// output is carried rigidly from that attachment pose to the frame's
     /// current one, so roots sit exactly on the animated attachment.
+    ///
+    /// Calling it also asks the VRM lane kernel to compute the next frame's
+    /// rotations on its last substep; they are the bits this function would
+    /// compute, served from there while nothing has moved the chain since.
     pub fn outputs(&self, chain: usize, out: &mut [JointOutput]) -> usize {
         let Some(c) = self.chains.get(chain) else {
             return 0;
         };
         let slot = &self.frames[c.desc.frame];
-        let n = chain_output(
-            c,
-            &self.joints[c.start..c.start + c.len],
-            &slot.sub,
-            self.scale,
-            out,
-        );
+        let joints = &self.joints[c.start..c.start + c.len];
+        self.out_read.set();
+        let n = if self.out_fresh[chain] {
+            let rots = &self.out_rots[c.start..c.start + c.len];
+            chain_output_cached(c, joints, rots, &slot.sub, self.scale, out)
+        } else {
+            chain_output(c, joints, &slot.sub, self.scale, out)
+        };
         if slot.sub != slot.cur {
             let turn = quat::normalize(quat::mul(slot.cur.rot, slot.sub.rot.inverse()));
             let map = |p: Vec3| slot.cur.pos + quat::rotate(turn, p - slot.sub.pos);
@@ -500,6 +554,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// Puts every chain at rest on its arc under the current frame poses and
     /// restarts the clock phase.
     pub fn reset(&mut self) {
+        self.stale_outputs();
         for f in &mut self.frames {
             f.prev = f.cur;
             f.sub = f.cur;
@@ -516,6 +571,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
 
     /// Puts one chain at rest on its arc under its frame's last substep pose.
     pub fn reset_chain(&mut self, chain: usize) {
+        self.stale_outputs();
         let Some(c) = self.chains.get(chain).copied() else {
             return;
         };

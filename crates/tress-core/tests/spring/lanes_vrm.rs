@@ -12,7 +12,7 @@ use tress_core::collide::Collider;
 use tress_core::math::{Quat, Real, Vec3};
 use tress_core::spring::{ChainDesc, JointDesc, JointLimit, Mode, Pose, Wind};
 
-use super::lane_check::{World, matches_scalar, sane_collider, use_lanes};
+use super::lane_check::{World, first_output_difference, matches_scalar, sane_collider, use_lanes};
 use super::props::{collider, joint, quat, seeded_runner, vec3, wild};
 
 /// One chain: joints, length quirk, virtual tail, center frame, collider
@@ -133,4 +133,82 @@ fn run(c: &Case) -> Result<(), TestCaseError> {
 #[test]
 fn vrm_lanes_match_the_scalar_kernel_bit_for_bit() {
     seeded_runner(12).run(&case(), |c| run(&c)).unwrap();
+}
+
+/// What the lane kernel leaves for `outputs` on a frame's last substep is
+/// dropped by every call that moves chains between frames: after each
+/// such call the laned worlds' bone outputs are still the scalar world's.
+#[test]
+fn vrm_lane_outputs_follow_every_change_between_frames() {
+    let joints: Vec<JointDesc> = (0..4)
+        .map(|i| {
+            let mut d = JointDesc {
+                offset: Vec3::new(0.01 * i as Real, -0.05, 0.01),
+                ..JointDesc::default()
+            };
+            d.params.stiffness = 1.0;
+            d.params.drag = 0.4;
+            d.params.gravity = Vec3::new(0.0, -1.0, 0.0);
+            d.params.hit_radius = 0.01;
+            d
+        })
+        .collect();
+    let c = Case {
+        chains: (0..6)
+            .map(|k| {
+                (
+                    joints.clone(),
+                    k % 2 == 0,
+                    k % 3 == 0,
+                    false,
+                    u64::MAX,
+                    0,
+                    false,
+                )
+            })
+            .collect(),
+        colliders: alloc::vec![(0, Collider::sphere(Vec3::new(0.0, -0.1, 0.05), 0.04))],
+        frames: Vec::new(),
+        wind: 0.0,
+    };
+    let bent = [Quat::from_rotation_z(0.4); 4];
+    type Change<'a> = (&'a str, &'a dyn Fn(&mut World));
+    let changes: [Change; 9] = [
+        ("nothing", &|_| {}),
+        ("a frame without substeps", &|w| {
+            w.advance(0.001);
+        }),
+        ("reset_chain", &|w| w.reset_chain(1)),
+        ("reset", &|w| w.reset()),
+        ("set_authored", &|w| w.set_authored(2, Some(&bent)).unwrap()),
+        ("set_authored back", &|w| w.set_authored(2, None).unwrap()),
+        ("resume after a move", &|w| {
+            w.set_frame_pose(0, Pose::new(Vec3::X, Quat::from_rotation_y(2.0)));
+            w.resume();
+        }),
+        ("set_scale", &|w| w.set_scale(1.3)),
+        ("set_anchor", &|w| w.set_anchor(Some(1)).unwrap()),
+    ];
+    let mut worlds = [build(&c, 0), build(&c, 4), build(&c, 8)];
+    for (k, (name, change)) in changes.into_iter().enumerate() {
+        for w in &mut worlds {
+            for f in 5 * k..5 * k + 5 {
+                let t = f as Real / 60.0;
+                let q = Quat::from_rotation_y(1.2 * tress_core::math::ops::sin(3.0 * t));
+                w.set_frame_pose(0, Pose::new(Vec3::new(0.1 * t, 0.0, 0.0), q));
+                w.advance(1.0 / 60.0);
+                let mut out = [tress_core::spring::JointOutput::default(); 4];
+                // Read, so that the next frame's last substep fills the cache.
+                w.outputs(0, &mut out);
+            }
+            change(w);
+        }
+        let [scalar, laned @ ..] = &worlds;
+        for w in laned {
+            let s = super::lane_check::first_difference(w, scalar);
+            assert!(s.is_none(), "after {name}, state: {s:?}");
+            let d = first_output_difference(w, scalar);
+            assert!(d.is_none(), "after {name}: {d:?}");
+        }
+    }
 }

@@ -100,6 +100,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// its motion as inertia, only motion relative to it. `None` turns the
     /// anchor off. Nothing is reset.
     pub fn set_anchor(&mut self, frame: Option<usize>) -> Result<(), SetupError> {
+        self.stale_outputs();
         if frame.is_some_and(|f| f >= self.frames.len()) {
             return Err(SetupError::BadIndex);
         }
@@ -120,6 +121,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// the next advance neither replays the pause's motion as one violent
     /// frame nor resets anything.
     pub fn resume(&mut self) {
+        self.stale_outputs();
         if !self.started {
             // The first advance puts the chains at rest under these poses.
             return;

@@ -36,6 +36,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
         }
         let plan = self.clock.advance(dt);
+        let outputs = self.out_read.take();
         let mut poses = [Pose::IDENTITY; F];
         for j in 0..plan.count {
             // Integer numerator and denominator: exact, so every frame rate
@@ -44,7 +45,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             for (p, f) in poses.iter_mut().zip(&self.frames) {
                 *p = f.prev.interpolate(&f.cur, t);
             }
-            self.substep(&poses, plan.index(j));
+            self.substep(&poses, plan.index(j), outputs && j + 1 == plan.count);
         }
         for f in &mut self.frames {
             f.prev = f.cur;
@@ -69,13 +70,14 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             self.reset();
         }
         let plan = self.clock.advance(dt);
+        let outputs = self.out_read.take();
         let mut poses = [Pose::IDENTITY; F];
         for j in 0..plan.count {
             let index = plan.index(j);
             for (i, (p, f)) in poses.iter_mut().zip(&self.frames).enumerate() {
                 *p = pose_at(i, index).sanitized(&f.sub);
             }
-            self.substep(&poses, index);
+            self.substep(&poses, index, outputs && j + 1 == plan.count);
         }
         for f in &mut self.frames {
             f.cur = f.sub;
@@ -98,8 +100,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         }
     }
 
-    /// Fixed step number `step` (1-based) with the attachment poses `poses`.
-    fn substep(&mut self, poses: &[Pose; F], step: u64) {
+    /// Fixed step number `step` (1-based) with the attachment poses `poses`;
+    /// `outputs`: the last substep of a frame whose outputs will be read.
+    fn substep(&mut self, poses: &[Pose; F], step: u64, outputs: bool) {
+        self.stale_outputs();
         self.follow_anchor(poses);
         let teleported = self.take_poses(poses);
         self.pose_colliders(Some(&teleported));
@@ -178,7 +182,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 self.check_finite(l.chain, poses);
             }
         }
-        self.step_vrm_groups(poses, &near, &mut is_laned);
+        self.step_vrm_groups(poses, &near, &mut is_laned, outputs);
         for (ci, &laned) in is_laned.iter().enumerate().take(self.chains.len()) {
             if laned {
                 continue;
@@ -244,6 +248,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             .map(|j| (j.x * 0.0 + j.v * 0.0).element_sum())
             .sum();
         if probe != 0.0 {
+            self.out_fresh[ci] = false;
             let center = c.desc.center.map_or(Pose::IDENTITY, |f| poses[f]);
             rest_chain(c, joints, &poses[c.desc.frame], self.scale);
             sync_tails(joints, &center);

@@ -15,12 +15,14 @@ use crate::math::Pose;
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
     /// Steps the VRM-compatible chains the lane kernel takes and marks them
-    /// in `laned`.
+    /// in `laned`; with `outputs` the kernel also leaves their output
+    /// rotations in `out_rots` and marks them fresh.
     pub(super) fn step_vrm_groups(
         &mut self,
         poses: &[Pose; F],
         near: &NearSet,
         laned: &mut [bool; C],
+        outputs: bool,
     ) {
         // Sort keys: center (0 for none), longest first, chain index. Each
         // lane reads its own frame (Godette's eight chains hang from two
@@ -67,6 +69,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 isa: self.isa,
                 scale: self.scale,
                 colliders: &self.collider_states[..self.colliders.len()],
+                frames: &poses[..],
+                center: center_pose,
             };
             let step = if group.len() > LANES4 {
                 step_vrm_group8
@@ -77,12 +81,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 &mut self.chains,
                 &mut self.joints,
                 &group,
-                &poses[..],
-                &center_pose,
                 &ctx,
+                outputs.then_some(&mut self.out_rots[..]),
             );
             for l in &group {
                 laned[l.chain] = true;
+                self.out_fresh[l.chain] = outputs;
                 self.check_finite(l.chain, poses);
             }
         }
