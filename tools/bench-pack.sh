@@ -102,9 +102,12 @@ for r in doc.get("results", []):
 for c in doc.get("crowd", []):
     one, many = (c["by_threads"][str(t)] for t in c["threads_compared"])
     print(f"    crowd {c['avatars']:>4}: hair {one['hair_us_per_frame'] / 1000:.2f} -> "
-          f"{many['hair_us_per_frame'] / 1000:.2f} ms/frame, step {one['step_us_per_frame'] / 1000:.2f} -> "
-          f"{many['step_us_per_frame'] / 1000:.2f} ms ({c['speedup_step']:.2f}x, host ceiling "
-          f"{c['host_ceiling']:.2f}x) at {c['threads_compared']} threads")
+          f"{many['hair_us_per_frame'] / 1000:.2f} ms/frame ({c['speedup_hair']:.2f}x, host ceiling "
+          f"{c['host_ceiling']:.2f}x), frame cost {one['frame_cost_us_per_frame'] / 1000:.2f} -> "
+          f"{many['frame_cost_us_per_frame'] / 1000:.2f} ms, step CPU {one['step_us_per_frame'] / 1000:.2f} -> "
+          f"{many['step_us_per_frame'] / 1000:.2f} ms, main thread stepped "
+          f"{many['main_thread_steps_per_frame']:.0f} of {c['avatars']} (waited "
+          f"{many['main_thread_wait_us_per_frame'] / 1000:.2f} ms) at {c['threads_compared']} threads")
 sys.exit(1 if problems else 0)
 PY
 echo "bench_pack: PASS (JSON: ${json_out#$repo/})"

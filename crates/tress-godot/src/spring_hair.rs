@@ -262,6 +262,9 @@ pub struct TressSpringHair {
     /// Set by the shared step: the engine frame it stepped this hair in,
     /// with the microseconds of this hair's reads and its share of the step.
     pub(crate) crowd_stepped: Option<(u64, f64, f64)>,
+    /// The pool slot of this hair's step while it is out (its solver is in
+    /// the job; `crowd::settle` puts it back).
+    pub(crate) crowd_flight: Option<usize>,
     base: Base<SkeletonModifier3D>,
 }
 
@@ -320,7 +323,7 @@ impl ISkeletonModifier3D for TressSpringHair {
     }
 
     fn exit_tree(&mut self) {
-        crowd::leave(self.base().instance_id());
+        crowd::leave(self);
     }
 
     fn process_modification(&mut self) {
@@ -563,6 +566,7 @@ impl TressSpringHair {
     /// Puts every chain back to its rest pose under the current attachment.
     #[func]
     pub fn reset(&mut self) {
+        crowd::settle(self);
         if let Some(rig) = self.rig.as_mut() {
             rig.world.reset();
         }
@@ -572,7 +576,8 @@ impl TressSpringHair {
     /// the last update (zero for bad indices): the solver's own answer,
     /// independent of when Godot applies or restores bone poses.
     #[func]
-    pub fn get_joint_tail(&self, chain: i32, joint: i32) -> Vector3 {
+    pub fn get_joint_tail(&mut self, chain: i32, joint: i32) -> Vector3 {
+        crowd::settle(self);
         let (Ok(c), Ok(j)) = (usize::try_from(chain), usize::try_from(joint)) else {
             return Vector3::ZERO;
         };
@@ -587,19 +592,22 @@ impl TressSpringHair {
 
     /// Number of simulated chains.
     #[func]
-    pub fn chain_count(&self) -> i32 {
+    pub fn chain_count(&mut self) -> i32 {
+        crowd::settle(self);
         self.chain_bones.len() as i32
     }
 
     /// Number of simulated joints.
     #[func]
-    pub fn joint_count(&self) -> i32 {
+    pub fn joint_count(&mut self) -> i32 {
+        crowd::settle(self);
         self.chain_bones.iter().map(Vec::len).sum::<usize>() as i32
     }
 
     /// Substeps run by the last update.
     #[func]
-    pub fn get_last_substeps(&self) -> i32 {
+    pub fn get_last_substeps(&mut self) -> i32 {
+        crowd::settle(self);
         self.last_substeps as i32
     }
 
@@ -629,6 +637,7 @@ impl TressSpringHair {
     /// rigs from a VRM file are rebuilt.
     #[func]
     pub fn set_solver_mode(&mut self, mode: i32) {
+        crowd::settle(self);
         self.solver_mode = mode.clamp(0, 2);
         let opts = self.rig_options();
         if self.hand_made
@@ -678,6 +687,7 @@ impl TressSpringHair {
     /// time calls it after. Returns whether anything changed.
     #[func]
     pub fn refresh_chains(&mut self) -> bool {
+        crowd::settle(self);
         let now = crate::spring_hand::specs(&self.chains);
         if now == self.built_specs {
             return false;
@@ -792,6 +802,7 @@ impl TressSpringHair {
     /// Changes the teleport threshold without a reset.
     #[func]
     pub fn set_teleport_distance(&mut self, metres: f32) {
+        crowd::settle(self);
         self.teleport_distance = metres;
         if let Some(rig) = self.rig.as_mut() {
             let mut c = rig.world.config();
@@ -911,7 +922,8 @@ impl TressSpringHair {
     /// `gravity_power`, `gravity_dir`, `hit_radius`, and `colliders` (indices
     /// into `get_collider_descriptions()`).
     #[func]
-    pub fn get_chain_descriptions(&self) -> VarArray {
+    pub fn get_chain_descriptions(&mut self) -> VarArray {
+        crowd::settle(self);
         let mut out = VarArray::new();
         let (Some(avatar), Some(rig)) = (self.avatar.as_ref(), self.rig.as_ref()) else {
             return out;
@@ -1108,6 +1120,7 @@ impl TressSpringHair {
     /// Hand-made rigs: the joint values from the inspector into every joint
     /// of the avatar and the running world (no reset).
     fn push_hand_params(&mut self) {
+        crowd::settle(self);
         if !self.hand_made {
             return;
         }
@@ -1136,6 +1149,7 @@ impl TressSpringHair {
     /// the running world when they changed; a collider gone from the tree
     /// or following another bone rebuilds the rig.
     fn sync_hand_colliders(&mut self) {
+        crowd::settle(self);
         let edits = crate::collider::edit_count();
         if self.collider_edits_seen == Some(edits) {
             return;
@@ -1199,6 +1213,7 @@ impl TressSpringHair {
 
     /// Hands the three scale properties to the running rig (state kept).
     fn push_param_scales(&mut self) {
+        crowd::settle(self);
         let scales = ParamScales {
             stiffness: self.stiffness_scale,
             drag: self.drag_scale,
@@ -1275,6 +1290,7 @@ impl TressSpringHair {
     }
 
     fn rebuild(&mut self) -> bool {
+        crowd::settle(self);
         let Some(avatar) = self.avatar.as_ref() else {
             return false;
         };

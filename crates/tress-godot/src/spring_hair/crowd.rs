@@ -5,10 +5,14 @@
 //! `TressSpringHair.set_crowd_threads(n)` above 1, the first hair whose
 //! skeleton updates in a frame prepares every joined hair (reads its
 //! animated pose into its world, on the main thread, as its own update
-//! would), steps them all on `n` threads (pure Rust data: the solver never
-//! touches a Godot object, so gdext's thread rules are kept without its
-//! `experimental-threads` feature), and each hair then writes its bones in
-//! its own `process_modification`, in the same frame.
+//! would) and queues their steps for `n - 1` helper threads (pure Rust
+//! data: the solver never touches a Godot object, so gdext's thread rules
+//! are kept without its `experimental-threads` feature). It does not wait:
+//! each hair claims its own step in its own `process_modification` (done
+//! by a helper, or stepped there and then if no helper has started it) and
+//! writes its bones, so the helpers step while the main thread writes
+//! bones and Godot updates the poses. Anything else that needs a solver
+//! whose step is out claims it first (`settle`).
 //!
 //! The same frame, the same inputs: skeletons update from Godot's deferred
 //! queue after every node's process (animation players included), and each
@@ -26,7 +30,7 @@
 use core::cell::RefCell;
 use std::time::Instant;
 
-use super::crowd_pool::{OwnedJob, Pool};
+use super::crowd_pool::{Claimed, OwnedJob, Pool};
 use super::{TressSpringHair, micros_since};
 use godot::classes::Engine;
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
@@ -45,6 +49,8 @@ struct Crowd {
     pool: Option<Pool>,
     /// Engine process frame of the last shared step.
     stepped_frame: Option<u64>,
+    /// The hairs whose steps are out on the pool, by job slot.
+    flying: Vec<Option<Gd<TressSpringHair>>>,
     last: CrowdTiming,
 }
 
@@ -58,8 +64,13 @@ struct CrowdTiming {
     threads: usize,
     /// Microseconds: every hair's pose reads (main thread).
     reads: f64,
-    /// Microseconds: the threaded step, wall clock.
+    /// Microseconds: every hair's step, on whichever thread ran it (CPU
+    /// work, not wall clock: the steps overlap the main thread's writes).
     step: f64,
+    /// Steps the main thread ran itself (the rest ran on helpers), and the
+    /// microseconds it waited for a helper's, over the frame's claims.
+    main_jobs: usize,
+    main_wait: f64,
 }
 
 thread_local! {
@@ -69,12 +80,15 @@ thread_local! {
             members: Vec::new(),
             pool: None,
             stepped_frame: None,
+            flying: Vec::new(),
             last: CrowdTiming {
                 frame: 0,
                 stepped: 0,
                 threads: 0,
                 reads: 0.0,
                 step: 0.0,
+                main_jobs: 0,
+                main_wait: 0.0,
             },
         })
     };
@@ -90,15 +104,91 @@ pub(super) fn join(hair: Gd<TressSpringHair>) {
     });
 }
 
-/// Removes a hair leaving the tree (before it can be freed).
-pub(super) fn leave(id: InstanceId) {
+/// Removes a hair leaving the tree (before it can be freed), its solver
+/// back in it first.
+pub(super) fn leave(hair: &mut TressSpringHair) {
+    settle(hair);
+    let id = hair.base().instance_id();
     CROWD.with_borrow_mut(|c| c.members.retain(|m| m.instance_id() != id));
+}
+
+/// Puts `hair`'s solver back if its step is out on the pool (waiting for
+/// it, or stepping it here); a no-op otherwise. Everything that touches a
+/// hair's solver or its outputs calls this first.
+pub(super) fn settle(hair: &mut TressSpringHair) {
+    let Some(slot) = hair.crowd_flight.take() else {
+        return;
+    };
+    let claimed = CROWD.with_borrow(|c| c.pool.as_ref().map(|p| p.claim(slot)));
+    let micros = match claimed {
+        Some(Claimed::Stepped(j)) => {
+            hair.rig = Some(j.rig);
+            hair.chain_bones = j.chain_bones;
+            hair.scratch_out = j.out;
+            hair.scratch_counts = j.counts;
+            hair.last_substeps = j.substeps;
+            if let Some(s) = &mut hair.crowd_stepped {
+                s.2 = j.micros;
+            }
+            j.micros
+        }
+        claimed => {
+            hair.crowd_stepped = None;
+            let why = if matches!(claimed, Some(Claimed::Panicked)) {
+                "its step panicked on a crowd thread"
+            } else {
+                "its step was lost by the crowd pool"
+            };
+            godot_error!(
+                "TressSpringHair '{}': {why}; the hair stops (configure it again to restart)",
+                hair.base().get_name()
+            );
+            0.0
+        }
+    };
+    CROWD.with_borrow_mut(|c| {
+        if let Some(f) = c.flying.get_mut(slot) {
+            *f = None;
+        }
+        c.last.step += micros;
+        if let Some(pool) = &c.pool {
+            let (jobs, wait) = pool.take_counts();
+            c.last.main_jobs += jobs;
+            c.last.main_wait += wait;
+        }
+    });
+}
+
+/// Settles every hair whose step is out, but `me` (bound by the caller,
+/// which settles it itself).
+fn settle_all(me: Option<InstanceId>) {
+    let flying: Vec<Gd<TressSpringHair>> =
+        CROWD.with_borrow(|c| c.flying.iter().flatten().cloned().collect());
+    for mut h in flying {
+        if Some(h.instance_id()) != me && h.is_instance_valid() {
+            settle(&mut h.bind_mut());
+        }
+    }
+    // Hairs freed with a step out: their jobs are dropped here.
+    CROWD.with_borrow_mut(|c| {
+        if let Some(pool) = &c.pool {
+            for slot in pool.unclaimed() {
+                if c.flying
+                    .get(slot)
+                    .is_none_or(|f| f.as_ref().is_none_or(|h| !h.is_instance_valid()))
+                {
+                    let _ = pool.claim(slot);
+                }
+            }
+        }
+    });
 }
 
 /// In a joined hair's update: runs the frame's shared step if none ran yet,
 /// then writes this hair's result. False when the shared step did not
 /// cover this call (the caller runs the serial update).
 pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool {
+    settle(me);
     let threads = CROWD.with_borrow(|c| c.threads);
     if threads <= 1 || !me.step_with_crowd {
         return false;
@@ -118,6 +208,7 @@ pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool
         CROWD.with_borrow_mut(|c| c.stepped_frame = Some(frame));
         step_all(me, frame);
     }
+    settle(me);
     match me.crowd_stepped.take() {
         Some((f, reads, solver)) if f == frame => {
             me.write_bones(skel, false, start, reads, solver);
@@ -154,82 +245,70 @@ fn prepare_member(hair: &mut TressSpringHair) -> Option<(f32, f64)> {
     Some((p.dt, p.reads))
 }
 
-/// Prepares every joined hair, `me` (the hair whose update runs now)
-/// included, and steps them on the pool.
+/// Starts a frame's shared step in `me`'s update: every step still out
+/// goes back into its hair, then every joined hair (`me` included) is read
+/// and its step queued on the pool, a few at a time so the helpers start
+/// during the reads. Nothing waits for the steps: each hair claims its own.
 fn step_all(me: &mut TressSpringHair, frame: u64) {
-    let mut members = CROWD.with_borrow(|c| c.members.clone());
     let my_id = me.base().instance_id();
-    let reads_start = Instant::now();
-    let mut mine = None;
-    let mut guards = Vec::with_capacity(members.len());
-    for h in &mut members {
-        if h.instance_id() == my_id {
-            mine = prepare_member(me);
-        } else if h.is_instance_valid() {
-            let mut g = h.bind_mut();
-            if let Some(p) = prepare_member(&mut g) {
-                guards.push((g, p));
-            }
-        }
-    }
-    let reads = micros_since(reads_start);
-    let stepped = guards.len() + usize::from(mine.is_some());
-    let step_start = Instant::now();
-    let mine_slot = guards.len();
-    let mut jobs = Vec::with_capacity(stepped);
-    for (slot, (g, (dt, _))) in guards.iter_mut().enumerate() {
-        jobs.extend(take_job(g, slot, *dt));
-    }
-    if let Some((dt, _)) = mine {
-        jobs.extend(take_job(me, mine_slot, dt));
-    }
-    let (finished, used) = CROWD.with_borrow(|c| match &c.pool {
-        Some(pool) => (pool.run(jobs), pool.threads()),
-        None => {
-            let done = jobs
-                .into_iter()
-                .map(|mut j| {
-                    j.run();
-                    (j.slot, Some(j))
-                })
-                .collect();
-            (done, 1)
-        }
-    });
-    let step = micros_since(step_start);
-    let share = step / stepped.max(1) as f64;
-    for (slot, job) in finished {
-        let (hair, reads) = if slot == mine_slot {
-            (&mut *me, mine.map_or(0.0, |m| m.1))
-        } else {
-            let (g, p) = &mut guards[slot];
-            (&mut **g, p.1)
-        };
-        match job {
-            Some(j) => {
-                hair.rig = Some(j.rig);
-                hair.chain_bones = j.chain_bones;
-                hair.scratch_out = j.out;
-                hair.scratch_counts = j.counts;
-                hair.last_substeps = j.substeps;
-                hair.crowd_stepped = Some((frame, reads, share));
-            }
-            None => godot_error!(
-                "TressSpringHair '{}': its step panicked on a crowd thread; the hair stops",
-                hair.base().get_name()
-            ),
-        }
-    }
-    drop(guards);
-    CROWD.with_borrow_mut(|c| {
+    settle_all(Some(my_id));
+    settle(me);
+    let members = CROWD.with_borrow_mut(|c| {
+        c.flying.clear();
         c.last = CrowdTiming {
             frame,
-            stepped,
-            threads: used.min(stepped.max(1)),
-            reads,
-            step,
+            threads: c.pool.as_ref().map_or(1, Pool::threads),
+            ..CrowdTiming::default()
         };
+        c.members.clone()
     });
+    let reads_start = Instant::now();
+    let mut batch = Vec::with_capacity(SUBMIT_BATCH);
+    for gd in &members {
+        let queue = |hair: &mut TressSpringHair| {
+            let (dt, reads) = prepare_member(hair)?;
+            let slot = CROWD.with_borrow(|c| c.flying.len());
+            let job = take_job(hair, slot, dt)?;
+            hair.crowd_stepped = Some((frame, reads, 0.0));
+            hair.crowd_flight = Some(slot);
+            CROWD.with_borrow_mut(|c| {
+                c.flying.push(Some(gd.clone()));
+                c.last.stepped += 1;
+            });
+            Some(job)
+        };
+        let job = if gd.instance_id() == my_id {
+            queue(me)
+        } else if gd.is_instance_valid() {
+            queue(&mut gd.clone().bind_mut())
+        } else {
+            None
+        };
+        batch.extend(job);
+        if batch.len() == SUBMIT_BATCH {
+            submit(&mut batch);
+        }
+    }
+    submit(&mut batch);
+    let reads = micros_since(reads_start);
+    CROWD.with_borrow_mut(|c| {
+        c.last.reads = reads;
+        c.last.threads = c.last.threads.min(c.last.stepped.max(1));
+    });
+}
+
+/// Steps queued at a time while the shared step reads the hairs' poses.
+const SUBMIT_BATCH: usize = 16;
+
+/// Queues `batch` on the pool (always there while `threads` > 1).
+fn submit(batch: &mut Vec<OwnedJob>) {
+    if !batch.is_empty() {
+        CROWD.with_borrow(|c| {
+            if let Some(pool) = &c.pool {
+                pool.submit(core::mem::take(batch));
+            }
+        });
+    }
 }
 
 /// Moves `hair`'s solver and scratch out into a job (put back after the
@@ -243,6 +322,7 @@ fn take_job(hair: &mut TressSpringHair, slot: usize, dt: f32) -> Option<OwnedJob
         counts: core::mem::take(&mut hair.scratch_counts),
         substeps: 0,
         dt,
+        micros: 0.0,
     })
 }
 
@@ -271,6 +351,8 @@ impl TressSpringHair {
                 "TressSpringHair.set_crowd_threads: {threads} is outside 1..{MAX_THREADS}; using {n}"
             );
         }
+        // Every step out goes back first: the pool may be replaced.
+        settle_all(None);
         CROWD.with_borrow_mut(|c| {
             c.threads = n as usize;
             let fits = c.pool.as_ref().is_some_and(|p| p.threads() == c.threads);
@@ -296,8 +378,11 @@ impl TressSpringHair {
 
     /// The last shared step: `frame` (engine process frame), `stepped`
     /// (hairs), `threads`, `reads` (microseconds reading every hair's pose,
-    /// main thread) and `step` (microseconds of the threaded step, wall
-    /// clock). Zeros before the first one.
+    /// main thread) and `step` (microseconds of every hair's step claimed
+    /// so far, summed over the threads that ran them: CPU work, not wall
+    /// clock), `main_jobs` (of those, the steps the main thread ran itself;
+    /// helpers ran the rest) and `main_wait` (microseconds the main thread
+    /// waited for a helper's step). Zeros before the first one.
     #[func]
     pub fn get_crowd_timing() -> VarDictionary {
         let t = CROWD.with_borrow(|c| c.last);
@@ -307,6 +392,8 @@ impl TressSpringHair {
         d.set("threads", t.threads as i64);
         d.set("reads", t.reads);
         d.set("step", t.step);
+        d.set("main_jobs", t.main_jobs as i64);
+        d.set("main_wait", t.main_wait);
         d
     }
 
@@ -337,6 +424,7 @@ impl TressSpringHair {
                         counts: Vec::new(),
                         substeps: 0,
                         dt: 1.0 / 60.0,
+                        micros: 0.0,
                     })
                 })
                 .take(64)

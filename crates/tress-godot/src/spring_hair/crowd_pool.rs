@@ -1,20 +1,25 @@
 //! The crowd's helper threads: started once, parked between frames, fed
-//! from one queue the calling thread works on too.
+//! from one queue of jobs that each hair then claims in its own update.
 //!
 //! Jobs own their data (each hair's solver is moved out of its node for
-//! the step and back after), so the helpers outlive any borrow without
-//! `unsafe`. The caller never waits for a helper to wake: it takes jobs
-//! from the same queue, and waits only for jobs a helper has already
-//! started. On a loaded host, where a helper may not run for milliseconds
-//! (measured: two copies at once slower than one alone on the shared
-//! 2-vCPU VM), the frame then costs about what one thread would.
+//! the step and back when claimed), so the helpers outlive any borrow
+//! without `unsafe`. Helpers take jobs front first, in the order the hairs
+//! will claim them; a hair that finds its job not started runs it itself,
+//! and one whose job a helper is running runs other jobs from the back of
+//! the queue while it waits. So the main thread never waits for a helper
+//! to wake, and on a loaded host, where a helper may not run for
+//! milliseconds, the frame costs about what one thread would.
 
+use alloc::collections::VecDeque;
 use alloc::sync::Arc;
 use core::mem;
 use core::panic::AssertUnwindSafe;
+use core::sync::atomic::{AtomicUsize, Ordering};
+use core::time::Duration;
 use std::panic::catch_unwind;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use tress_core::spring::JointOutput;
 use tress_rig::spring_rig::SpringRig;
@@ -23,7 +28,7 @@ use super::StepJob;
 
 /// One hair's step with its data moved in.
 pub(super) struct OwnedJob {
-    /// Where the result goes back (an index into the caller's list).
+    /// Where the result goes back (the hair's index in the frame's list).
     pub(super) slot: usize,
     pub(super) rig: SpringRig,
     pub(super) chain_bones: Vec<Vec<i32>>,
@@ -31,10 +36,13 @@ pub(super) struct OwnedJob {
     pub(super) counts: Vec<usize>,
     pub(super) substeps: u32,
     pub(super) dt: f32,
+    /// Microseconds the step took, on whichever thread ran it.
+    pub(super) micros: f64,
 }
 
 impl OwnedJob {
     pub(super) fn run(&mut self) {
+        let t = Instant::now();
         StepJob {
             rig: &mut self.rig,
             chain_bones: &self.chain_bones,
@@ -44,20 +52,50 @@ impl OwnedJob {
             dt: self.dt,
         }
         .run();
+        self.micros = super::micros_since(t);
     }
 }
 
-#[derive(Default)]
-struct Queue {
-    pending: Vec<OwnedJob>,
-    /// Finished jobs; `None` for one whose step panicked (its data is gone).
-    finished: Vec<(usize, Option<OwnedJob>)>,
-    quit: bool,
+/// Where one slot's job is.
+enum Slot {
+    /// Claimed, or never submitted.
+    Empty,
+    Pending(OwnedJob),
+    /// A thread is stepping it.
+    Running,
+    /// Stepped; `None` when its step panicked (its data is gone).
+    Done(Option<OwnedJob>),
 }
 
-#[derive(Default)]
+/// What [`Pool::claim`] hands back.
+pub(super) enum Claimed {
+    /// The job, stepped.
+    Stepped(OwnedJob),
+    /// Its step panicked; the data is gone.
+    Panicked,
+    /// No job in that slot.
+    Absent,
+}
+
+struct Queue {
+    slots: Vec<Slot>,
+    /// Slots submitted and maybe still pending, in claim order. Entries
+    /// whose slot is no longer pending are skipped when popped.
+    order: VecDeque<usize>,
+    quit: bool,
+    /// Since the last [`Pool::take_counts`]: jobs the claiming thread
+    /// stepped itself (its own or others while waiting), and microseconds
+    /// it waited for a helper.
+    caller_jobs: usize,
+    caller_wait_us: f64,
+    /// Helpers parked on `work` (a submit wakes them only then).
+    sleeping: usize,
+}
+
 struct Shared {
     queue: Mutex<Queue>,
+    /// `queue.order`'s length, readable without the lock (spinning helpers).
+    queued: AtomicUsize,
     work: Condvar,
     done: Condvar,
 }
@@ -66,34 +104,69 @@ fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Takes and runs jobs until the queue is empty.
-fn drain(shared: &Shared) {
+/// Takes the next pending job, front first (helpers) or back first (a
+/// caller waiting for its own), and marks it running.
+fn take(shared: &Shared, q: &mut Queue, back: bool) -> Option<OwnedJob> {
+    let job = take_from(q, back);
+    shared.queued.store(q.order.len(), Ordering::Relaxed);
+    job
+}
+
+fn take_from(q: &mut Queue, back: bool) -> Option<OwnedJob> {
     loop {
-        let Some(mut job) = lock(&shared.queue).pending.pop() else {
-            return;
+        let slot = if back {
+            q.order.pop_back()?
+        } else {
+            q.order.pop_front()?
         };
-        let slot = job.slot;
-        let ok = catch_unwind(AssertUnwindSafe(|| job.run())).is_ok();
-        let mut q = lock(&shared.queue);
-        q.finished.push((slot, ok.then_some(job)));
-        if q.pending.is_empty() {
-            shared.done.notify_all();
+        if let Slot::Pending(_) = q.slots[slot] {
+            let Slot::Pending(job) = mem::replace(&mut q.slots[slot], Slot::Running) else {
+                unreachable!("matched as pending above");
+            };
+            return Some(job);
         }
     }
 }
 
+/// Runs `job` (taken from the queue) and leaves it done in its slot.
+fn run_taken(shared: &Shared, mut job: OwnedJob) {
+    let slot = job.slot;
+    let ok = catch_unwind(AssertUnwindSafe(|| job.run())).is_ok();
+    lock(&shared.queue).slots[slot] = Slot::Done(ok.then_some(job));
+    shared.done.notify_all();
+}
+
+/// How long a helper with nothing to do watches the queue before it
+/// parks: longer than the gap between two hairs' updates, so a frame's
+/// steps never wait for a wake-up (a futex wake per hair cost more than
+/// the threads saved), short enough to leave the core soon after a frame.
+const SPIN: Duration = Duration::from_micros(50);
+
 fn helper(shared: &Shared) {
     loop {
-        {
+        let job = {
             let mut q = lock(&shared.queue);
-            while q.pending.is_empty() && !q.quit {
-                q = shared.work.wait(q).unwrap_or_else(PoisonError::into_inner);
+            loop {
+                if q.quit {
+                    return;
+                }
+                if let Some(job) = take(shared, &mut q, false) {
+                    break job;
+                }
+                drop(q);
+                let t = Instant::now();
+                while shared.queued.load(Ordering::Relaxed) == 0 && t.elapsed() < SPIN {
+                    core::hint::spin_loop();
+                }
+                q = lock(&shared.queue);
+                if q.order.is_empty() && !q.quit {
+                    q.sleeping += 1;
+                    q = shared.work.wait(q).unwrap_or_else(PoisonError::into_inner);
+                    q.sleeping -= 1;
+                }
             }
-            if q.quit {
-                return;
-            }
-        }
-        drain(shared);
+        };
+        run_taken(shared, job);
     }
 }
 
@@ -104,10 +177,22 @@ pub(super) struct Pool {
 }
 
 impl Pool {
-    /// A pool whose [`Pool::run`] uses `threads` threads, the caller's
-    /// included. Helpers that cannot start are left out (fewer threads).
+    /// A pool of `threads` threads, the caller's included. Helpers that
+    /// cannot start are left out (fewer threads).
     pub(super) fn new(threads: usize) -> Self {
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue {
+                slots: Vec::new(),
+                order: VecDeque::new(),
+                quit: false,
+                caller_jobs: 0,
+                caller_wait_us: 0.0,
+                sleeping: 0,
+            }),
+            queued: AtomicUsize::new(0),
+            work: Condvar::new(),
+            done: Condvar::new(),
+        });
         let helpers = (1..threads)
             .filter_map(|i| {
                 let s = Arc::clone(&shared);
@@ -125,27 +210,107 @@ impl Pool {
         self.helpers.len() + 1
     }
 
-    /// Runs every job, on the helpers and this thread; returns them, in
-    /// no particular order, `None` where a step panicked.
-    pub(super) fn run(&self, jobs: Vec<OwnedJob>) -> Vec<(usize, Option<OwnedJob>)> {
-        let total = jobs.len();
+    /// Queues `jobs` (their slots must be free: claim everything of the
+    /// last batch first) for the helpers, in this order.
+    pub(super) fn submit(&self, jobs: Vec<OwnedJob>) {
         {
             let mut q = lock(&self.shared.queue);
-            q.pending = jobs;
-            q.finished.clear();
-            q.finished.reserve(total);
+            for job in jobs {
+                let slot = job.slot;
+                if q.slots.len() <= slot {
+                    q.slots.resize_with(slot + 1, || Slot::Empty);
+                }
+                q.slots[slot] = Slot::Pending(job);
+                q.order.push_back(slot);
+            }
+            self.shared.queued.store(q.order.len(), Ordering::Relaxed);
+            if q.sleeping == 0 {
+                return;
+            }
         }
         self.shared.work.notify_all();
-        drain(&self.shared);
+    }
+
+    /// Slot `slot`'s job, stepped: at once when done, stepped on this
+    /// thread when no one has started it, else after the helper running
+    /// it finishes (meanwhile this thread steps jobs from the back).
+    pub(super) fn claim(&self, slot: usize) -> Claimed {
         let mut q = lock(&self.shared.queue);
-        while q.finished.len() < total {
-            q = self
-                .shared
-                .done
-                .wait(q)
-                .unwrap_or_else(PoisonError::into_inner);
+        loop {
+            match q.slots.get_mut(slot) {
+                None | Some(Slot::Empty) => return Claimed::Absent,
+                Some(Slot::Done(_)) => {
+                    let Slot::Done(job) = mem::replace(&mut q.slots[slot], Slot::Empty) else {
+                        unreachable!("matched as done above");
+                    };
+                    return job.map_or(Claimed::Panicked, Claimed::Stepped);
+                }
+                Some(Slot::Pending(_)) => {
+                    let Slot::Pending(mut job) = mem::replace(&mut q.slots[slot], Slot::Empty)
+                    else {
+                        unreachable!("matched as pending above");
+                    };
+                    q.caller_jobs += 1;
+                    drop(q);
+                    let ok = catch_unwind(AssertUnwindSafe(|| job.run())).is_ok();
+                    return if ok {
+                        Claimed::Stepped(job)
+                    } else {
+                        Claimed::Panicked
+                    };
+                }
+                Some(Slot::Running) => {
+                    if let Some(other) = take(&self.shared, &mut q, true) {
+                        q.caller_jobs += 1;
+                        drop(q);
+                        run_taken(&self.shared, other);
+                        q = lock(&self.shared.queue);
+                    } else {
+                        let t = Instant::now();
+                        q = self
+                            .shared
+                            .done
+                            .wait(q)
+                            .unwrap_or_else(PoisonError::into_inner);
+                        q.caller_wait_us += super::micros_since(t);
+                    }
+                }
+            }
         }
-        mem::take(&mut q.finished)
+    }
+
+    /// Jobs the claiming thread stepped itself and microseconds it waited
+    /// for helpers, since the last call.
+    pub(super) fn take_counts(&self) -> (usize, f64) {
+        let mut q = lock(&self.shared.queue);
+        let c = (q.caller_jobs, q.caller_wait_us);
+        q.caller_jobs = 0;
+        q.caller_wait_us = 0.0;
+        c
+    }
+
+    /// Slots holding a job not yet claimed.
+    pub(super) fn unclaimed(&self) -> Vec<usize> {
+        let q = lock(&self.shared.queue);
+        (0..q.slots.len())
+            .filter(|&i| !matches!(q.slots[i], Slot::Empty))
+            .collect()
+    }
+
+    /// Steps every job, on the helpers and this thread, and returns them
+    /// in slot order, `None` where a step panicked.
+    #[cfg(test)]
+    pub(super) fn run(&self, jobs: Vec<OwnedJob>) -> Vec<(usize, Option<OwnedJob>)> {
+        let mut slots: Vec<usize> = jobs.iter().map(|j| j.slot).collect();
+        slots.sort_unstable();
+        self.submit(jobs);
+        slots
+            .into_iter()
+            .map(|s| match self.claim(s) {
+                Claimed::Stepped(j) => (s, Some(j)),
+                Claimed::Panicked | Claimed::Absent => (s, None),
+            })
+            .collect()
     }
 }
 
@@ -181,6 +346,7 @@ mod tests {
                 counts: Vec::new(),
                 substeps: 0,
                 dt: (i + 1) as f32 / 240.0,
+                micros: 0.0,
             })
             .collect()
     }
@@ -217,5 +383,27 @@ mod tests {
         // Different frame times moved the hair differently: equal lists
         // are not a list of identical rest poses.
         assert_ne!(a[0], a[39]);
+    }
+
+    /// Claimed in another order than queued (the main thread steps jobs no
+    /// helper has started, and others while it waits): the same results,
+    /// every job handed back once, and nothing left queued.
+    #[test]
+    fn claims_in_any_order_give_the_serial_results() {
+        let mut serial = jobs();
+        serial.iter_mut().for_each(OwnedJob::run);
+        let pool = Pool::new(2);
+        pool.submit(jobs());
+        let mut claimed: Vec<OwnedJob> = (0..40)
+            .rev()
+            .map(|s| match pool.claim(s) {
+                Claimed::Stepped(j) => j,
+                Claimed::Panicked | Claimed::Absent => panic!("slot {s} has no stepped job"),
+            })
+            .collect();
+        assert!(matches!(pool.claim(7), Claimed::Absent));
+        assert!(pool.unclaimed().is_empty());
+        claimed.sort_by_key(|j| j.slot);
+        assert_eq!(outputs(serial), outputs(claimed));
     }
 }

@@ -15,7 +15,7 @@ use tress_core::math::Quat;
 use tress_core::spring::JointLimit;
 use tress_rig::spring_rig::{ChainLimit, SpringRig};
 
-use super::TressSpringHair;
+use super::{TressSpringHair, crowd};
 
 #[godot_api(secondary)]
 impl TressSpringHair {
@@ -23,7 +23,8 @@ impl TressSpringHair {
     /// `{ "shape", "angle" | "pitch" + "yaw" (degrees), "rotation" }`, or an
     /// empty dictionary for none (or indices out of range).
     #[func]
-    pub fn get_joint_limit(&self, chain: i32, joint: i32) -> VarDictionary {
+    pub fn get_joint_limit(&mut self, chain: i32, joint: i32) -> VarDictionary {
+        crowd::settle(self);
         let mut d = VarDictionary::new();
         let Some(rig) = self.rig.as_ref() else {
             return d;
@@ -56,6 +57,7 @@ impl TressSpringHair {
     /// Puts `chain_limits` on the rig: every chain back to the file's
     /// limits, then each entry on its chain.
     pub(super) fn apply_chain_limits(&mut self) {
+        crowd::settle(self);
         let (Some(avatar), Some(rig)) = (self.avatar.as_ref(), self.rig.as_mut()) else {
             return;
         };

@@ -11,7 +11,7 @@ use godot::classes::{Node3D, Skeleton3D};
 use godot::prelude::*;
 use tress_core::spring::{TeleportMode, TeleportPolicy, Wind};
 
-use super::{FrameSource, TressSpringHair};
+use super::{FrameSource, TressSpringHair, crowd};
 use crate::convert::{pose_and_scale, quaternion, vec3};
 
 /// Runtime state behind the properties.
@@ -39,6 +39,7 @@ impl TressSpringHair {
 
     /// Hands the wind to the running solver (no reset).
     pub(super) fn push_wind(&mut self) {
+        crowd::settle(self);
         let wind = self.wind_settings();
         if !wind.direction.is_finite() || !wind.strength.is_finite() {
             godot_warn!(
@@ -55,6 +56,7 @@ impl TressSpringHair {
 
     /// Hands the teleport angle and mode to the running solver.
     pub(super) fn push_teleport(&mut self) {
+        crowd::settle(self);
         let policy = TeleportPolicy {
             angle: if self.teleport_angle > 0.0 {
                 self.teleport_angle.to_radians()
@@ -75,6 +77,7 @@ impl TressSpringHair {
     /// Points the solver's anchor frame at the `anchor` node (adding the
     /// frame the first time), or turns the anchor off.
     pub(super) fn push_anchor(&mut self) {
+        crowd::settle(self);
         let node = if self.anchor.is_empty() || !self.base().is_inside_tree() {
             None
         } else {
@@ -128,6 +131,7 @@ impl TressSpringHair {
     /// tree for a pausable node), re-applies the last hair pose and says
     /// so; the skeleton restores the animated pose after every update.
     pub(super) fn hold_while_disabled(&mut self, skel: &mut Gd<Skeleton3D>) -> bool {
+        crowd::settle(self);
         if self.base().can_process() {
             return false;
         }
@@ -158,7 +162,8 @@ impl TressSpringHair {
     /// The share of the wind chain `chain` receives (its depth into the
     /// hairstyle and the occlusion), or -1 for a bad index.
     #[func]
-    pub fn get_chain_wind_exposure(&self, chain: i32) -> f32 {
+    pub fn get_chain_wind_exposure(&mut self, chain: i32) -> f32 {
+        crowd::settle(self);
         let (Some(rig), Ok(c)) = (self.rig.as_ref(), usize::try_from(chain)) else {
             return -1.0;
         };
