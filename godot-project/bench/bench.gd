@@ -352,7 +352,7 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 			a.get_hair_node().active = not phase is String
 		var key := str(phase)
 		if not samples.has(key):
-			samples[key] = {"bracket": [], "own": [], "step": [], "frame": [], "main_jobs": [], "main_wait": []}
+			samples[key] = {"bracket": [], "own": [], "step": [], "frame": [], "main_jobs": [], "main_wait": [], "reads": []}
 		if threads > 1:
 			var c: Dictionary = TressSpringHair.measure_crowd_ceiling(threads, 10)
 			ceilings.append(c["ceiling"])
@@ -385,10 +385,12 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 					s["step"].append(ct["step"])
 					s["main_jobs"].append(ct["main_jobs"])
 					s["main_wait"].append(ct["main_wait"])
+					s["reads"].append(ct["reads"])
 				else:
 					s["step"].append(solver)
 					s["main_jobs"].append(n)
 					s["main_wait"].append(0.0)
+					s["reads"].append(0.0)
 			# The GDScript above is not the frame's cost.
 			last_t = Time.get_ticks_usec()
 	var p50 := func(a: Array) -> float:
@@ -411,6 +413,7 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 			"step_us_per_frame": p50.call(s["step"]),
 			"main_thread_steps_per_frame": p50.call(s["main_jobs"]),
 			"main_thread_wait_us_per_frame": p50.call(s["main_wait"]),
+			"shared_reads_us_per_frame": p50.call(s["reads"]),
 			"frame_cost_us_per_frame": p50.call(s["frame"]) - none_frame,
 		}
 	var one: Dictionary = by_threads[str(crowd_threads[0])]

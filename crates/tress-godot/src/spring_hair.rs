@@ -394,6 +394,20 @@ impl TressSpringHair {
     /// poses into the world. `None` when there is nothing to step (no
     /// skeleton or rig, held while disabled, paused in the editor).
     pub(crate) fn prepare(&mut self, editor: bool) -> Option<Prepared> {
+        let skel = self.base().get_skeleton()?;
+        self.prepare_on(editor, skel, None)
+    }
+
+    /// [`Self::prepare`] on the parent skeleton `skel`; `idle`: the caller
+    /// already found this node processing (so not held) with `skel` updating
+    /// in the idle process at engine frame `.0`, whose delta is `.1` (the
+    /// crowd's shared step asks once per frame what every hair would ask).
+    pub(crate) fn prepare_on(
+        &mut self,
+        editor: bool,
+        mut skel: Gd<Skeleton3D>,
+        idle: Option<(u64, f64)>,
+    ) -> Option<Prepared> {
         // Edits inside a Chains entry reach no setter of this node; the
         // editor compares (a failed build too, so a fix is picked up).
         if editor && self.inspector_owned() {
@@ -409,22 +423,24 @@ impl TressSpringHair {
         // the gizmo and a later switch-on start from there) and the bones
         // keep whatever pose the skeleton has.
         let paused = editor && !self.simulate_in_editor;
-        let mut skel = self.base().get_skeleton()?;
-        if !editor && self.hold_while_disabled(&mut skel) {
+        if !editor && idle.is_none() && self.hold_while_disabled(&mut skel) {
             return None;
         }
         // Godot may update a skeleton (and run its modifiers) more than once
         // in a frame; the frame's time is simulated on the first call only,
         // later calls re-apply the same result.
-        let (frame, delta) = match skel.get_modifier_callback_mode_process() {
-            ModifierCallbackModeProcess::PHYSICS => (
-                Engine::singleton().get_physics_frames(),
-                self.base().get_physics_process_delta_time(),
-            ),
-            _ => (
-                Engine::singleton().get_process_frames(),
-                self.base().get_process_delta_time(),
-            ),
+        let (frame, delta) = match idle {
+            Some(known) => known,
+            None => match skel.get_modifier_callback_mode_process() {
+                ModifierCallbackModeProcess::PHYSICS => (
+                    Engine::singleton().get_physics_frames(),
+                    self.base().get_physics_process_delta_time(),
+                ),
+                _ => (
+                    Engine::singleton().get_process_frames(),
+                    self.base().get_process_delta_time(),
+                ),
+            },
         };
         let dt = if self.last_frame == Some(frame) {
             0.0

@@ -225,7 +225,7 @@ pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool
 /// Whether `hair` takes part in this frame's shared step; if so its pose is
 /// read into its world and the time to simulate is returned (with the
 /// reads' microseconds).
-fn prepare_member(hair: &mut TressSpringHair) -> Option<(f32, f64)> {
+fn prepare_member(hair: &mut TressSpringHair, clock: (u64, f64)) -> Option<(f32, f64)> {
     hair.crowd_stepped = None;
     // Cases the serial update handles with side effects of its own (a
     // rebuild, the held pose written while disabled) stay with it.
@@ -241,7 +241,7 @@ fn prepare_member(hair: &mut TressSpringHair) -> Option<(f32, f64)> {
     if skel.get_modifier_callback_mode_process() != ModifierCallbackModeProcess::IDLE {
         return None;
     }
-    let p = hair.prepare(false)?;
+    let p = hair.prepare_on(false, skel, Some(clock))?;
     Some((p.dt, p.reads))
 }
 
@@ -262,11 +262,14 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
         };
         c.members.clone()
     });
+    // What every hair's own update would ask the engine: one frame, one
+    // idle delta for all.
+    let clock = (frame, me.base().get_process_delta_time());
     let reads_start = Instant::now();
     let mut batch = Vec::with_capacity(SUBMIT_BATCH);
     for gd in &members {
         let queue = |hair: &mut TressSpringHair| {
-            let (dt, reads) = prepare_member(hair)?;
+            let (dt, reads) = prepare_member(hair, clock)?;
             let slot = CROWD.with_borrow(|c| c.flying.len());
             let job = take_job(hair, slot, dt)?;
             hair.crowd_stepped = Some((frame, reads, 0.0));
