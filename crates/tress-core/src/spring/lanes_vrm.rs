@@ -332,7 +332,7 @@ pub(crate) fn step_vrm_group8(
     joints: &mut [Joint],
     lanes: &[VrmLane],
     ctx: &VrmLaneCtx<'_>,
-    out: Option<&mut [OutRot]>,
+    mut out: Option<&mut [OutRot]>,
 ) {
     match ctx.isa {
         Isa::Avx512(t) => {
@@ -340,7 +340,6 @@ pub(crate) fn step_vrm_group8(
         }
         Isa::Avx2(t) => step_vrm_group8_avx2(t, chains, joints, lanes, ctx, out),
         Isa::Portable => {
-            let mut out = out;
             let (a, b) = lanes.split_at(lanes.len().min(LANES4));
             step_vrm_group4(chains, joints, a, ctx, out.as_deref_mut());
             if !b.is_empty() {
@@ -388,7 +387,7 @@ fn step_on<const W: usize, S: Lanes<W>>(
     joints: &mut [Joint],
     lanes: &[VrmLane],
     ctx: &VrmLaneCtx<'_>,
-    out: Option<&mut [OutRot]>,
+    mut out: Option<&mut [OutRot]>,
 ) {
     let n = lanes.len();
     debug_assert!((1..=W).contains(&n));
@@ -430,7 +429,6 @@ fn step_on<const W: usize, S: Lanes<W>>(
     // `chain_output`'s parent rotation: it turns each bone onto the stored
     // child position, not onto the projected tail as the step does.
     let mut out_parent = parent_w;
-    let mut out = out;
     let to_center = Rotor::<S>::new(isa, center.rot);
     let from_center = Rotor::<S>::new(isa, center.rot.inverse());
     let center_pos = V3::<S>::splat(isa, center.pos);

@@ -160,7 +160,7 @@ pub(super) fn settle(hair: &mut TressSpringHair) {
 }
 
 /// Settles every hair whose step is out, but `me` (bound by the caller,
-/// which settles it itself).
+/// which has settled it).
 fn settle_all(me: Option<InstanceId>) {
     let flying: Vec<Gd<TressSpringHair>> =
         CROWD.with_borrow(|c| c.flying.iter().flatten().cloned().collect());
@@ -251,8 +251,8 @@ fn prepare_member(hair: &mut TressSpringHair, clock: (u64, f64)) -> Option<(f32,
 /// during the reads. Nothing waits for the steps: each hair claims its own.
 fn step_all(me: &mut TressSpringHair, frame: u64) {
     let my_id = me.base().instance_id();
+    // `me` was settled on entry to its update (`write_if_stepped`).
     settle_all(Some(my_id));
-    settle(me);
     let members = CROWD.with_borrow_mut(|c| {
         c.flying.clear();
         c.last = CrowdTiming {

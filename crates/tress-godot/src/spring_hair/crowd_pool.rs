@@ -296,22 +296,6 @@ impl Pool {
             .filter(|&i| !matches!(q.slots[i], Slot::Empty))
             .collect()
     }
-
-    /// Steps every job, on the helpers and this thread, and returns them
-    /// in slot order, `None` where a step panicked.
-    #[cfg(test)]
-    pub(super) fn run(&self, jobs: Vec<OwnedJob>) -> Vec<(usize, Option<OwnedJob>)> {
-        let mut slots: Vec<usize> = jobs.iter().map(|j| j.slot).collect();
-        slots.sort_unstable();
-        self.submit(jobs);
-        slots
-            .into_iter()
-            .map(|s| match self.claim(s) {
-                Claimed::Stepped(j) => (s, Some(j)),
-                Claimed::Panicked | Claimed::Absent => (s, None),
-            })
-            .collect()
-    }
 }
 
 impl Drop for Pool {
@@ -351,6 +335,21 @@ mod tests {
             .collect()
     }
 
+    /// Every job submitted, then claimed in slot order (each claim steps
+    /// it here if no helper has started it).
+    fn run(pool: &Pool, jobs: Vec<OwnedJob>) -> Vec<OwnedJob> {
+        let mut slots: Vec<usize> = jobs.iter().map(|j| j.slot).collect();
+        slots.sort_unstable();
+        pool.submit(jobs);
+        slots
+            .into_iter()
+            .map(|s| match pool.claim(s) {
+                Claimed::Stepped(j) => j,
+                Claimed::Panicked | Claimed::Absent => panic!("slot {s} has no stepped job"),
+            })
+            .collect()
+    }
+
     /// Every job's outputs, in slot order, printed exactly (`{:?}` of an
     /// f32 round-trips its bits).
     fn outputs(mut jobs: Vec<OwnedJob>) -> Vec<String> {
@@ -371,11 +370,7 @@ mod tests {
         let mut pooled = jobs();
         // Three runs: the queue and the parked helpers are reused.
         for _ in 0..3 {
-            pooled = pool
-                .run(pooled)
-                .into_iter()
-                .map(|(_, j)| j.expect("no step panics"))
-                .collect();
+            pooled = run(&pool, pooled);
         }
         let (a, b) = (outputs(serial), outputs(pooled));
         assert_eq!(a.len(), 40);
