@@ -115,7 +115,10 @@ step_golden() {
 		echo "node not found: the wasm32 digests need Node 18 or newer"
 		total_failed=$((total_failed + 1)); fails+=(golden-wasm32)
 	elif ensure_target wasm32-unknown-unknown &&
-		cargo build --manifest-path tools/golden-wasm/Cargo.toml --release --target wasm32-unknown-unknown; then
+		cargo build --manifest-path tools/golden-wasm/Cargo.toml --release --target wasm32-unknown-unknown \
+			--target-dir tools/golden-wasm/target; then
+		# run.mjs reads the module from that folder: a CARGO_TARGET_DIR
+		# elsewhere would leave it running an old build.
 		node tools/golden-wasm/run.mjs | tee "$logs/golden-wasm32.log"
 		[ "${PIPESTATUS[0]}" -eq 0 ] || fails+=(golden-wasm32)
 		count_line wasm32 "$logs/golden-wasm32.log" 1
