@@ -1,7 +1,8 @@
 //! Criterion bench of the strand solver: one frame (two 1/60 s steps, the
 //! reference passes) of the standard 6,000 × 16 scene, one thread and two;
-//! and the render strands interpolated from it (60,000 from its 6,000
-//! guides, one thread).
+//! the same scene on the 120 Hz clock at each level of detail's rate
+//! divisor (1, 2, 4: what hair far away costs); and the render strands
+//! interpolated from it (60,000 from its 6,000 guides, one thread).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tress_core::strand::{FollowPlanBuf, Schedule, StrandParams};
@@ -20,6 +21,29 @@ fn strand_frame(c: &mut Criterion) {
             b.iter(|| {
                 t += 1.0 / 60.0;
                 // Keep the head moving so every pass works, as in a real frame.
+                let pose = turning_pose(groom.head_centre, t % 4.0);
+                sim.advance(1.0 / 60.0, |_, _| pose);
+            });
+        });
+    }
+    g.finish();
+}
+
+/// A 60 fps frame of the standard scene on the 120 Hz clock, one thread, at
+/// the rate divisors of `TressStrandHair`'s detail levels (full, half,
+/// quarter): two steps a frame, one, and one every other frame.
+fn strand_lod(c: &mut Criterion) {
+    let groom = ProceduralGroom::default();
+    let mut g = c.benchmark_group("strand");
+    g.sample_size(30);
+    for divisor in [1u32, 2, 4] {
+        let mut sim = standard_sim(&groom, StrandParams::default(), Schedule::FIXED_120);
+        sim.set_threads(1);
+        sim.set_rate_divisor(divisor);
+        let mut t = 0.0f64;
+        g.bench_function(format!("lod_frame_6000x16_divisor{divisor}"), |b| {
+            b.iter(|| {
+                t += 1.0 / 60.0;
                 let pose = turning_pose(groom.head_centre, t % 4.0);
                 sim.advance(1.0 / 60.0, |_, _| pose);
             });
@@ -59,5 +83,5 @@ fn strand_interpolate(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, strand_frame, strand_interpolate);
+criterion_group!(benches, strand_frame, strand_lod, strand_interpolate);
 criterion_main!(benches);

@@ -25,6 +25,9 @@ use crate::collide::{Collider, WorldCollider};
 use crate::math::{Pose, Real, Vec3};
 use crate::simd::Isa;
 
+mod lod;
+pub use lod::MAX_RATE_DIVISOR;
+
 /// Fewest chunks one claim of the threaded step takes: each claim sets up
 /// the kernel's scratch rows, so the batches shrink only this far.
 const MIN_CLAIM: usize = 4;
@@ -47,6 +50,9 @@ pub struct StrandSim {
     frames: Vec<StepFrame>,
     /// Skinned roots; `None` carries every root by the head pose.
     skin: Option<SimSkin>,
+    /// Every `rate`-th step of the clock runs, `rate` steps long (level
+    /// of detail, [`Self::set_rate_divisor`]).
+    rate: u32,
 }
 
 /// A sim's skinning: weights, the bones of the last frame, and the groom
@@ -175,6 +181,7 @@ impl StrandSim {
             last_pose: pose,
             frames: Vec::with_capacity(16),
             skin: None,
+            rate: 1,
         };
         sim.reset(pose);
         Ok(sim)
@@ -281,6 +288,9 @@ impl StrandSim {
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
         for j in 0..plan.count {
+            if !self.runs(plan.index(j)) {
+                continue;
+            }
             let pose = pose_at(plan.time(j), plan.fraction(j));
             frames.push(StepFrame::new(
                 &pose,
@@ -289,10 +299,21 @@ impl StrandSim {
             ));
             self.last_pose = pose;
         }
-        let k = StepCoefs::new(&self.params, plan.h, self.layout.particles());
+        let k = StepCoefs::new(&self.params, self.step_h(plan.h), self.layout.particles());
         self.run(&k, &frames);
+        let ran = frames.len() as u32;
         self.frames = frames;
-        plan.count
+        ran
+    }
+
+    /// Whether the clock's step `index` runs at the rate divisor.
+    fn runs(&self, index: u64) -> bool {
+        index.is_multiple_of(u64::from(self.rate))
+    }
+
+    /// The length of a step that runs, for clock steps of `h`.
+    fn step_h(&self, h: Real) -> Real {
+        h * self.rate as Real
     }
 
     /// Advances by a frame that ends with the head at `pose`, interpolating
@@ -405,10 +426,15 @@ impl StrandSim {
         };
         check_bone_count(skin, bones)?;
         let plan = self.clock.advance(dt);
-        let k = StepCoefs::new(&self.params, plan.h, self.layout.particles());
+        let k = StepCoefs::new(&self.params, self.step_h(plan.h), self.layout.particles());
         let from = self.last_pose;
         let mut frames = core::mem::take(&mut self.frames);
+        let mut ran = 0;
         for j in 0..plan.count {
+            if !self.runs(plan.index(j)) {
+                continue;
+            }
+            ran += 1;
             let t = plan.fraction(j);
             let head_j = from.interpolate(&head, t);
             let mut frame = StepFrame::new(&head_j, &self.head_colliders, &self.world_colliders);
@@ -437,7 +463,7 @@ impl StrandSim {
         if let Some(skin) = self.skin.as_mut() {
             skin.last_bones.copy_from_slice(bones);
         }
-        Ok(plan.count)
+        Ok(ran)
     }
 
     /// Where strand `strand`'s root was carried for the last step (its
