@@ -47,6 +47,7 @@ pub mod spring_hair;
 pub mod spring_hand;
 mod strand_follow;
 pub mod strand_hair;
+mod strand_lod;
 mod strand_shading;
 mod strand_skin;
 pub mod vrm_import;

@@ -15,6 +15,7 @@ use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim};
 
 use crate::convert::{pose_and_scale, vec3, vector3};
 use crate::strand_follow::FollowRender;
+use crate::strand_lod::{self, LEVELS, View};
 use crate::strand_shading::{self, HairVolume};
 use crate::strand_skin::StrandSkin;
 
@@ -30,6 +31,17 @@ use crate::strand_skin::StrandSkin;
 /// `CollisionShape3D` child with a sphere or capsule shape is a collider.
 /// It runs in the editor too (`simulate_in_editor`); the ribbon mesh is an
 /// internal child that is never saved into the scene.
+///
+/// Level of detail: while the node is hidden or its hair is outside the
+/// current camera's view (`pause_when_hidden`), nothing is simulated or
+/// uploaded; when it is seen again the strands are carried rigidly with
+/// the attachment's motion since the pause, so they resume where the head
+/// took them, with the velocity they had, without a pop. On screen
+/// (`lod_enabled`), hair whose bounds cover less than `lod_half_coverage`
+/// of the view's height steps at 60 Hz and draws half its strands (or half
+/// its render strands per guide), below `lod_quarter_coverage` at 30 Hz
+/// with a quarter. Steps stay on the 120 Hz clock's grid, so each level is
+/// frame-rate invariant.
 #[derive(GodotClass)]
 #[class(tool, base = Node3D, init)]
 pub struct TressStrandHair {
@@ -126,6 +138,39 @@ pub struct TressStrandHair {
     #[var(set = set_render_ratio)]
     #[init(val = 1)]
     render_ratio: i32,
+    /// Pause the simulation while the node is hidden or its hair is off
+    /// screen, and carry the strands with the attachment when it is seen
+    /// again.
+    #[export]
+    #[init(val = true)]
+    pause_when_hidden: bool,
+    /// Lower the step rate and the strands drawn as the hair covers less of
+    /// the view (off: full detail at any distance).
+    #[export]
+    #[init(val = true)]
+    lod_enabled: bool,
+    /// Below this share of the view's height (the hair's bounding diameter),
+    /// half detail: 60 Hz steps, half the strands drawn.
+    #[export(range = (0.0, 1.0))]
+    #[init(val = 0.2)]
+    lod_half_coverage: f32,
+    /// Below this share, quarter detail: 30 Hz steps, a quarter drawn.
+    #[export(range = (0.0, 1.0))]
+    #[init(val = 0.06)]
+    lod_quarter_coverage: f32,
+    /// The detail level now (0 full, 1 half, 2 quarter).
+    lod_level: u32,
+    /// The share of the view's height the hair covered last frame.
+    coverage: f32,
+    /// The attachment pose when the pause began, while paused.
+    paused_from: Option<Pose>,
+    /// Render strands built per level (the active one is in `follow`).
+    follow_levels: Vec<Option<FollowRender>>,
+    /// Simulated strands drawn: every `draw_stride`-th one (without
+    /// render strands).
+    draw_stride: usize,
+    /// Simulation steps run since the groom loaded.
+    steps_run: u64,
     /// Global and local shape constraints on (off = "gravity and length only").
     #[export]
     #[init(val = true)]
@@ -318,6 +363,11 @@ impl TressStrandHair {
             },
         };
         let keep = self.follow.as_ref().map_or(keep, FollowRender::renders);
+        self.lod_level = 0;
+        self.follow_levels = (0..LEVELS).map(|_| None).collect();
+        self.draw_stride = 1;
+        self.steps_run = 0;
+        self.paused_from = None;
         self.volume = HairVolume::of_points(&pts);
         self.points = vec![Vec3::ZERO; keep * m];
         self.sim = Some(sim);
@@ -412,9 +462,44 @@ impl TressStrandHair {
     pub fn get_render_strand_count(&self) -> i32 {
         match (&self.follow, &self.sim) {
             (Some(f), _) => f.renders() as i32,
-            (None, Some(s)) => s.layout().strands() as i32,
+            (None, Some(s)) => s.layout().strands().div_ceil(self.draw_stride.max(1)) as i32,
             _ => 0,
         }
+    }
+
+    /// The detail level now: 0 full, 1 half (60 Hz, half the strands
+    /// drawn), 2 quarter (30 Hz, a quarter drawn).
+    #[func]
+    pub fn get_lod_level(&self) -> i32 {
+        self.lod_level as i32
+    }
+
+    /// The share of the view's height the hair's bounds covered last frame
+    /// (1 with no camera; 0 while hidden or off screen).
+    #[func]
+    pub fn get_screen_coverage(&self) -> f32 {
+        self.coverage
+    }
+
+    /// Whether the simulation is paused (hidden or off screen, with
+    /// `pause_when_hidden`).
+    #[func]
+    pub fn is_paused(&self) -> bool {
+        self.paused_from.is_some()
+    }
+
+    /// Clock steps per simulation step now (1 at full detail, 2 at half,
+    /// 4 at quarter).
+    #[func]
+    pub fn get_rate_divisor(&self) -> i32 {
+        self.sim.as_ref().map_or(1, |s| s.rate_divisor() as i32)
+    }
+
+    /// Simulation steps run since the groom loaded (a paused hair runs
+    /// none; a quarter-detail one one in four of the 120 Hz clock's).
+    #[func]
+    pub fn get_steps_run(&self) -> i64 {
+        self.steps_run as i64
     }
 
     /// Microseconds the last frame spent interpolating render strands
@@ -492,6 +577,7 @@ impl TressStrandHair {
         let pose = self.attachment_pose().unwrap_or(Pose::IDENTITY);
         if let Some(sim) = self.sim.as_mut() {
             sim.reset(pose);
+            sim.set_rate_divisor(1u32 << self.lod_level);
             if let Some(bones) = self.skin.as_mut().and_then(|k| k.current_poses(sim))
                 && let Err(e) = sim.reset_skinned(bones)
             {
@@ -499,6 +585,8 @@ impl TressStrandHair {
             }
         }
         self.last_pose = Some(pose);
+        // Paused, the strands now wait at this pose.
+        self.paused_from = self.paused_from.map(|_| pose);
     }
 
     /// Advances the hair by one frame of `delta` seconds as `_process`
@@ -973,7 +1061,7 @@ impl TressStrandHair {
         };
         match (self.follow.as_mut(), self.last_pose) {
             (Some(f), Some(pose)) => f.write_points(sim, &pose, &mut self.points),
-            _ => sim.write_positions(&mut self.points),
+            _ => write_strided(sim, self.draw_stride, &mut self.points),
         }
         let m = sim.layout().particles();
         let lay = self.layout;
@@ -1007,6 +1095,36 @@ impl TressStrandHair {
         let Some(pose) = self.attachment_pose() else {
             return;
         };
+        if self.sim.is_none() {
+            return;
+        }
+        let view = self.view(&pose);
+        if self.pause_when_hidden && !matches!(view, View::OnScreen(_)) {
+            if self.paused_from.is_none() {
+                self.paused_from = Some(self.last_pose.unwrap_or(pose));
+            }
+            self.coverage = 0.0;
+            self.last_update_usec = Time::singleton().get_ticks_usec() - start;
+            return;
+        }
+        if let Some(from) = self.paused_from.take() {
+            self.resume(from, pose);
+        }
+        self.coverage = match view {
+            View::OnScreen(c) => c,
+            View::Hidden | View::OffScreen => 0.0,
+        };
+        let level = if self.lod_enabled {
+            strand_lod::level_for(
+                self.coverage,
+                self.lod_level,
+                self.lod_half_coverage,
+                self.lod_quarter_coverage,
+            )
+        } else {
+            0
+        };
+        self.set_lod_level(level);
         self.collect_colliders();
         let params = self.params();
         let prev = self.last_pose.unwrap_or(pose);
@@ -1018,13 +1136,13 @@ impl TressStrandHair {
         sim.set_head_colliders(&self.head_colliders);
         let skinned = self.skin.as_mut().and_then(|k| k.current_poses(sim));
         match skinned {
-            Some(bones) => {
-                if let Err(e) = sim.advance_skinned(delta as f32, pose, bones) {
-                    godot_error!("TressStrandHair: skinning: {e}");
-                }
-            }
+            Some(bones) => match sim.advance_skinned(delta as f32, pose, bones) {
+                Ok(n) => self.steps_run += u64::from(n),
+                Err(e) => godot_error!("TressStrandHair: skinning: {e}"),
+            },
             None => {
-                sim.advance(delta as f32, |_, t| prev.interpolate(&pose, t));
+                let n = sim.advance(delta as f32, |_, t| prev.interpolate(&pose, t));
+                self.steps_run += u64::from(n);
             }
         }
         self.last_pose = Some(pose);
@@ -1075,6 +1193,106 @@ impl TressStrandHair {
         };
         if let Some(mut mat) = mat {
             volume.apply(pose, &mut mat);
+        }
+    }
+}
+
+/// Level of detail: what is seen, pausing and resuming, the level's
+/// step rate and drawn strands.
+impl TressStrandHair {
+    /// How the camera sees the hair with the attachment at `pose`. The
+    /// bounds are the hair volume grown by half: it holds 90 % of the
+    /// groom at rest, and swinging hair reaches past it.
+    fn view(&self, pose: &Pose) -> View {
+        let node = self.base().clone().upcast::<Node3D>();
+        match self.volume {
+            Some(v) => strand_lod::view_of(
+                &node,
+                vector3(pose.transform_point(v.centre)),
+                v.radius * 1.5,
+            ),
+            None if node.is_visible_in_tree() => View::OnScreen(1.0),
+            None => View::Hidden,
+        }
+    }
+
+    /// Carries the strands from where the pause left them (`from`) to the
+    /// attachment's pose now, and takes that as the last pose, so the
+    /// frame's steps do not sweep the roots across the gap.
+    fn resume(&mut self, from: Pose, to: Pose) {
+        let Some(sim) = self.sim.as_mut() else {
+            return;
+        };
+        match self.skin.as_mut().and_then(|k| k.current_poses(sim)) {
+            Some(bones) => {
+                if let Err(e) = sim.carry_skinned(from, to, bones) {
+                    godot_error!("TressStrandHair: skinning: {e}");
+                }
+            }
+            None => sim.carry(from, to),
+        }
+        self.last_pose = Some(to);
+    }
+
+    /// Moves to detail `level`: its step rate, and its share of strands
+    /// drawn (render strands per guide halved per level, else every
+    /// second or fourth simulated strand); the ribbon mesh is rebuilt for
+    /// the new count. Render strand plans are kept per level once built.
+    fn set_lod_level(&mut self, level: u32) {
+        let level = level.min(LEVELS - 1);
+        if level == self.lod_level {
+            return;
+        }
+        let Some(sim) = self.sim.as_mut() else {
+            return;
+        };
+        sim.set_rate_divisor(1 << level);
+        if self.follow_levels.len() < LEVELS as usize {
+            self.follow_levels.resize_with(LEVELS as usize, || None);
+        }
+        self.follow_levels[self.lod_level as usize] = self.follow.take();
+        let full = self.render_ratio.clamp(1, 32) as usize;
+        let ratio = full >> level;
+        self.follow = match self.follow_levels[level as usize].take() {
+            Some(f) => Some(f),
+            None if ratio > 1 => match FollowRender::new(sim, ratio) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    godot_error!("TressStrandHair: no render strands at detail {level} ({e})");
+                    None
+                }
+            },
+            None => None,
+        };
+        self.draw_stride = if self.follow.is_some() {
+            1
+        } else {
+            ((1usize << level) / full).max(1)
+        };
+        let m = sim.layout().particles();
+        let drawn = match &self.follow {
+            Some(f) => f.renders(),
+            None => sim.layout().strands().div_ceil(self.draw_stride),
+        };
+        self.lod_level = level;
+        self.points = vec![Vec3::ZERO; drawn * m];
+        self.build_mesh(drawn, m);
+    }
+}
+
+/// Writes every `stride`-th strand of `sim` strand-major into `out`.
+fn write_strided(sim: &StrandSim, stride: usize, out: &mut [Vec3]) {
+    if stride <= 1 {
+        sim.write_positions(out);
+        return;
+    }
+    let m = sim.layout().particles();
+    let strands = sim.layout().strands();
+    for (i, strand) in (0..strands).step_by(stride).enumerate() {
+        for p in 0..m {
+            if let Some(o) = out.get_mut(i * m + p) {
+                *o = sim.point(strand, p);
+            }
         }
     }
 }
