@@ -2,7 +2,9 @@
 ## Left: gravity and length only (the baseline). Right: shape constraints and
 ## colliders. Buttons lower both shape stiffnesses to 0.3× and 0.08× and
 ## restore them. The heads turn yaw ±60° with a 2 s period for 4 s, then stay
-## still; "Turn again" restarts that.
+## still; "Turn again" restarts that. "Camera far" steps the camera back to
+## 20 m, where both hairs drop to quarter detail (30 Hz steps, a quarter of
+## the strands drawn; the overlay says which level each side runs).
 ##
 ## The right head draws 60,000 strands interpolated from its 6,000 simulated
 ## ones (render_ratio 10); the left draws its simulated strands.
@@ -110,6 +112,10 @@ func _ui() -> void:
 	again.text = "Turn again"
 	again.pressed.connect(func() -> void: t = 0.0)
 	row.add_child(again)
+	var far := CheckButton.new()
+	far.text = "Camera far"
+	far.toggled.connect(set_camera_far)
+	row.add_child(far)
 	scale_label = Label.new()
 	scale_label.text = "shape stiffness ×1"
 	box.add_child(scale_label)
@@ -123,11 +129,20 @@ func set_shape_scale(k: float) -> void:
 		hair.local_stiffness = 0.6 * k
 	scale_label.text = "shape stiffness ×%s" % k
 
+## Puts the camera 20 m back (level of detail) or at its place in front.
+func set_camera_far(on: bool) -> void:
+	var d := 20.0 if on else 1.55
+	camera.position = Vector3(0, HEAD_Y - 0.05, d)
+	camera.look_at(Vector3(0, HEAD_Y - 0.08, 0))
+
+const DETAIL := ["full", "half", "quarter"]
+
 func _process(delta: float) -> void:
 	t += delta
 	var yaw := deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0
 	for h in heads:
 		h.rotation = Vector3(0, yaw, 0)
-	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which interpolation %.1f ms)" % [
+	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which interpolation %.1f ms); detail %s, %d Hz" % [
 		right.strand_count(), right.get_render_strand_count(),
-		right.get_last_update_usec() / 1000.0, right.get_last_interpolation_usec() / 1000.0]
+		right.get_last_update_usec() / 1000.0, right.get_last_interpolation_usec() / 1000.0,
+		DETAIL[right.get_lod_level()], 120 / right.get_rate_divisor()]

@@ -1,6 +1,8 @@
 ## Renders the strand demo under Xvfb: after the heads turn, the right side
 ## (shape constraints and colliders) keeps its strands outside the head while
-## the left baseline drops through; saves screenshots of both moments.
+## the left baseline drops through; saves screenshots of both moments. Then
+## the camera steps back to 20 m: both hairs drop to quarter detail (a quarter
+## of the strands drawn, 30 Hz) and stay on their heads (`strands_far`).
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
@@ -36,4 +38,17 @@ func run(tree: SceneTree) -> String:
 		return "segment length error %.3f > 3%%" % err
 	demo.set_shape_scale(0.08)
 	await TestUtil.frames(tree, 10)
+	demo.set_shape_scale(1.0)
+	demo.set_camera_far(true)
+	await TestUtil.frames(tree, 20)
+	shot = await TestUtil.screenshot(tree, "strands_far")
+	if not shot.is_empty():
+		return shot
+	var drawn: int = demo.right.get_render_strand_count()
+	print("camera 20 m back: coverage %.3f, level %d, %d of 6000 strands drawn" % [demo.right.get_screen_coverage(), demo.right.get_lod_level(), drawn])
+	if demo.right.get_lod_level() != 2 or drawn != 1500:
+		return "20 m back the right hair runs level %d drawing %d strands (want 2, 1500)" % [demo.right.get_lod_level(), drawn]
+	inside_right = demo.right.count_inside_sphere(centre_r, 0.1, 0.002)
+	if inside_right != 0:
+		return "at quarter detail %d particles are more than 2 mm inside the head" % inside_right
 	return ""
