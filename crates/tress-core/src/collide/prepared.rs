@@ -20,7 +20,7 @@ use crate::math::{Real, Vec3, ops};
 const DEGENERATE_SQ: Real = 1e-12;
 
 /// Distances below this are treated as zero when normalising.
-const TINY: Real = 1e-9;
+pub(crate) const TINY: Real = 1e-9;
 
 /// The length of `d` (given `|d|²`) and its direction, or `fallback()` when
 /// it is too short to have one.
@@ -108,6 +108,76 @@ impl PreparedRound {
     fn offset_from_axis(&self, rel: Vec3) -> Vec3 {
         let t = (self.axis.dot(rel) * self.inv_axis_sq).clamp(0.0, 1.0);
         rel - self.axis * t
+    }
+
+    /// Where a segment from `o` of length `len`, its end at `x` after the
+    /// push and the length projection, ends when the shape holds its root
+    /// (a sphere or capsule whose reach contains `o`, or an inside shape
+    /// `o` is beyond the wall of): on the surface, at the point of the
+    /// circle where the length sphere around `o` meets it that is nearest
+    /// `x`, a turn about the root rather than a push that the length
+    /// projection pulls back in (which left a fifth of the push inside).
+    /// Blended in (the turn, so the length holds) over the first
+    /// `1 / inv_band` of root depth, and applied
+    /// only to an end on the wrong side of the surface, so the answer is
+    /// continuous in the state: nothing to flip between runs. `x` as it is
+    /// otherwise (planes, a free root, an end already out, a segment along
+    /// the root's normal, or one too short to reach out).
+    #[inline(always)]
+    #[must_use]
+    pub fn rooted_end(&self, o: Vec3, x: Vec3, len: Real, r: Real, inv_band: Real) -> Vec3 {
+        let inside = self.shape.kind.is_inside();
+        if !self.is_round() && !inside {
+            return x;
+        }
+        let target = if inside {
+            self.shape.radius - r
+        } else {
+            self.shape.radius + r
+        };
+        let target_sq = target * target;
+        let a = self.shape.a;
+        let ro = self.offset_from_axis(o - a);
+        let dist_o = ops::sqrt(ro.dot(ro));
+        let depth = if inside {
+            dist_o - target
+        } else {
+            target - dist_o
+        };
+        let xo = self.offset_from_axis(x - a);
+        let dx_sq = xo.dot(xo);
+        let wrong_side = if inside {
+            dx_sq > target_sq
+        } else {
+            dx_sq < target_sq
+        };
+        if !(depth > 0.0 && wrong_side && target > 0.0 && len > 0.0) {
+            return x;
+        }
+        let w = (depth * inv_band).min(1.0);
+        // The axis point nearest the end stands in for the shape there.
+        let u = o - (x - xo);
+        let d_sq = u.dot(u);
+        let d = ops::sqrt(d_sq);
+        if !(d > TINY) {
+            return x;
+        }
+        let uh = u * (1.0 / d);
+        let e = (x - o) * (1.0 / len);
+        let along = e.dot(uh);
+        let perp = e - uh * along;
+        let p_sq = perp.dot(perp);
+        if !(p_sq > TINY * TINY) {
+            return x;
+        }
+        let side = perp * (1.0 / ops::sqrt(p_sq));
+        // |o + len ê − q|² = d² + len² + 2 len d (ê·û) = target².
+        let kappa = ((target_sq - d_sq - len * len) / (2.0 * len * d)).clamp(-1.0, 1.0);
+        // Blending the cone angle, not the points, keeps the end on the
+        // length sphere through the band.
+        let kappa = along + (kappa - along) * w;
+        let across = ops::sqrt((1.0 - kappa * kappa).max(0.0));
+        o + (uh * kappa + side * across) * len
     }
 
     /// Point contact: the displacement that moves `p` (hit radius `r`) out

@@ -714,6 +714,75 @@ fn step_group_mode<const W: usize, S: Lanes<W>, const EARLIER: bool>(
     }
 }
 
+/// [`crate::collide::PreparedRound::rooted_end`] per lane, operation for
+/// operation, with the scalar early returns as a lane mask.
+#[inline(always)]
+fn rooted_end_lanes<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    c: &ColliderState,
+    row: &Row<S>,
+    x: V3<S>,
+    inv_band: S,
+) -> V3<S> {
+    let p = &c.prep;
+    let inside = p.shape.kind.is_inside();
+    if !p.is_round() && !inside {
+        return x;
+    }
+    let zero = S::splat(isa, 0.0);
+    let one = S::splat(isa, 1.0);
+    let radius = S::splat(isa, p.shape.radius);
+    let target = if inside {
+        radius - row.hit_radius
+    } else {
+        radius + row.hit_radius
+    };
+    let target_sq = target * target;
+    let a = V3::splat(isa, p.shape.a);
+    let axis = V3::splat(isa, p.axis());
+    let inv_axis_sq = S::splat(isa, p.inv_axis_sq());
+    let ro = off_axis(isa, axis, inv_axis_sq, row.o - a);
+    let dist_o = ro.dot(ro).sqrt();
+    let depth = if inside {
+        dist_o - target
+    } else {
+        target - dist_o
+    };
+    let xo = off_axis(isa, axis, inv_axis_sq, x - a);
+    let dx_sq = xo.dot(xo);
+    let wrong_side = if inside {
+        dx_sq.cmpgt(target_sq)
+    } else {
+        dx_sq.cmplt(target_sq)
+    };
+    let ok = depth.cmpgt(zero) & wrong_side & target.cmpgt(zero) & row.len.cmpgt(zero);
+    if S::bits(ok) == 0 {
+        return x;
+    }
+    let w = onset_lanes(isa, depth, inv_band);
+    let u = row.o - (x - xo);
+    let d_sq = u.dot(u);
+    let d = d_sq.sqrt();
+    let uh = u * (one / d);
+    let e = (x - row.o) * (one / row.len);
+    let along = e.dot(uh);
+    let perp = e - uh * along;
+    let p_sq = perp.dot(perp);
+    let tiny = S::splat(isa, TINY);
+    let ok = ok & d.cmpgt(tiny) & p_sq.cmpgt(tiny * tiny);
+    if S::bits(ok) == 0 {
+        return x;
+    }
+    let side = perp * (one / p_sq.sqrt());
+    let k = (target_sq - d_sq - row.len * row.len) / (S::splat(isa, 2.0) * row.len * d);
+    let k = S::select(k.cmplt(S::splat(isa, -1.0)), S::splat(isa, -1.0), k);
+    let kappa = S::select(k.cmpgt(one), one, k);
+    let kappa = along + (kappa - along) * w;
+    let across = (one - kappa * kappa).max(zero).sqrt();
+    let placed = row.o + (uh * kappa + side * across) * row.len;
+    V3::select(ok, placed, x)
+}
+
 /// `resolve_contacts` for the lanes of one joint row.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // hot path: plain values beat a struct here
@@ -809,6 +878,7 @@ fn resolve<const W: usize, S: Lanes<W>>(
             }
             let m = S::mask_of(isa, h.hit);
             let pushed = project_lanes(isa, row.o, xh + h.correction, row.len, row.fallback);
+            let pushed = rooted_end_lanes(isa, c, row, pushed, inv_band);
             xh = V3::select(m, pushed, xh);
             let corr_sq = h.correction.dot(h.correction);
             let corr = corr_sq.sqrt();

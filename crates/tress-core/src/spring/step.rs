@@ -366,6 +366,7 @@ pub(crate) fn resolve_contacts_then(
                 return;
             };
             xh = project(o, xh + correction, len, fallback);
+            xh = c.prep.rooted_end(o, xh, len, hit_radius, inv_band);
             let corr_sq = correction.length_squared();
             let corr = ops::sqrt(corr_sq);
             let vn = v.dot(normal);

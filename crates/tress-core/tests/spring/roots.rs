@@ -25,16 +25,20 @@ const SEGMENTS: usize = 4;
 const LEN: Real = 0.04;
 /// Hit radius of every joint.
 const HIT: Real = 0.01;
-/// Allowed overlap of a tail at rest (Improved, Earlier): these springs
-/// pull the first tail about 3 mm into the collider per substep
-/// (`k |r − x| h²` = 3000 · 14 mm / 120²), one contact pass pushes it out
-/// and the length projection after it leaves the second-order remainder,
-/// about `δ² / 2L` (0.1 mm for δ = 3 mm, L = 4 cm); tail-point contact
-/// on main rests at 0.08–0.19 mm here. The same bound as
-/// `contact::a_root_inside_a_collider_does_not_turn_its_segment_out`.
-const TOLERANCE: Real = 2.5e-4;
-/// The same for VrmCompatible, which is three-vrm's single push along the
-/// contact normal and renormalisation, kept for parity: 0.5–0.9 mm here.
+/// Allowed overlap of a tail at rest (Improved, Earlier), issue #25 item 2:
+/// outside, or on the surface within 0.1 mm. These springs pull the first
+/// tail about 3 mm into the collider per substep (`k |r − x| h²` = 3000 ·
+/// 14 mm / 120²); a push followed by the length projection left about a
+/// fifth of it inside (0.08–0.19 mm here), because the projection pulls
+/// the end back toward a root that is itself inside. Where the collider
+/// holds the root the end is now turned about the root onto the surface
+/// (`PreparedRound::rooted_end`): 0.000 mm, at exactly the least turn.
+const TOLERANCE: Real = 1e-4;
+/// VrmCompatible keeps three-vrm's single push along the contact normal
+/// and renormalisation (0.5–0.9 mm here): repeating it where the collider
+/// holds the root moved the three-vrm sample files whose roots sit inside
+/// their sphere or capsule 16–22 mm off three-vrm, against the 1 mm parity
+/// bound (docs/log/2026-12-03-rooted-contact-passes.md).
 const VRM_TOLERANCE: Real = 1e-3;
 /// Turn beyond the least one, in degrees, that still is not a kink: the
 /// static sag of these springs (k = 3000 /s², g = 9.81 m/s²: about
