@@ -35,6 +35,10 @@ fn unit(d: Vec3, dist_sq: Real, fallback: impl FnOnce() -> Vec3) -> (Real, Vec3)
     (dist, n)
 }
 
+/// Share of a shape's reach a root must be inside it before
+/// [`PreparedRound::rooted_end`] acts (10 µm on a 10 cm head sphere).
+pub(crate) const ROOT_HELD: Real = 1e-4;
+
 /// A posed sphere or capsule with its axis terms cached.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreparedRound {
@@ -136,30 +140,43 @@ impl PreparedRound {
             self.shape.radius + r
         };
         let target_sq = target * target;
+        // Roots count as held from ROOT_HELD of the reach in: a root on the
+        // surface (every tail this places is the next segment's root) is
+        // on either side by rounding, and the blend starts there at 0.
+        let margin = target * ROOT_HELD;
+        let held_at = if inside {
+            target + margin
+        } else {
+            target - margin
+        };
         let a = self.shape.a;
         let ro = self.offset_from_axis(o - a);
-        let dist_o = ops::sqrt(ro.dot(ro));
-        let depth = if inside {
-            dist_o - target
-        } else {
-            target - dist_o
-        };
+        let ro_sq = ro.dot(ro);
         let xo = self.offset_from_axis(x - a);
         let dx_sq = xo.dot(xo);
-        let wrong_side = if inside {
-            dx_sq > target_sq
+        let (held, wrong_side) = if inside {
+            (ro_sq > held_at * held_at, dx_sq > target_sq)
         } else {
-            dx_sq < target_sq
+            (ro_sq < held_at * held_at, dx_sq < target_sq)
         };
-        if !(depth > 0.0 && wrong_side && target > 0.0 && len > 0.0) {
+        let acts = held && wrong_side && target > 0.0 && len > 0.0;
+        if !acts {
             return x;
         }
-        let w = (depth * inv_band).min(1.0);
+        let dist_o = ops::sqrt(ro_sq);
+        let depth = if inside {
+            dist_o - held_at
+        } else {
+            held_at - dist_o
+        };
+        // min then max, not clamp: a NaN weight is 1, as the lane kernel's.
+        #[allow(clippy::manual_clamp)]
+        let w = (depth * inv_band).min(1.0).max(0.0);
         // The axis point nearest the end stands in for the shape there.
         let u = o - (x - xo);
         let d_sq = u.dot(u);
         let d = ops::sqrt(d_sq);
-        if !(d > TINY) {
+        if d.is_nan() || d <= TINY {
             return x;
         }
         let uh = u * (1.0 / d);
@@ -167,7 +184,7 @@ impl PreparedRound {
         let along = e.dot(uh);
         let perp = e - uh * along;
         let p_sq = perp.dot(perp);
-        if !(p_sq > TINY * TINY) {
+        if p_sq.is_nan() || p_sq <= TINY * TINY {
             return x;
         }
         let side = perp * (1.0 / ops::sqrt(p_sq));
@@ -380,6 +397,10 @@ pub fn beyond_root(
 mod tests {
     use super::*;
     use crate::collide::Collider;
+
+    /// The spring solver's contact band for a metre model
+    /// (`spring::step::CONTACT_ONSET`), over which `rooted_end` blends in.
+    const CONTACT_BAND: Real = 3e-3;
     use crate::math::Quat;
 
     /// Small deterministic generator (xorshift) for reproducible cases.
@@ -511,6 +532,66 @@ mod tests {
             }
             assert!(tailed > 1_000, "the tail term must be exercised");
             assert!(worst < 1e-5, "correction jumped {worst} in a 1 µm step");
+        }
+    }
+
+    #[test]
+    fn rooted_end_lands_on_the_surface_and_moves_continuously() {
+        // A 4 cm segment from a root moved in 1 µm steps from 0.5 mm
+        // outside a sphere's, a capsule's and an inside capsule's reach to
+        // 5 mm past it, its end held 1 cm on the wrong side: where
+        // `rooted_end` acts the end keeps its length; past the 3 mm blend it
+        // lies on the surface; and it moves by a few times the root's step,
+        // never more (5.7 µm per 1 µm step when written; the threshold at
+        // ROOT_HELD included: its blend starts at 0).
+        // A capsule is answered by the sphere about the axis point nearest
+        // the end before the turn; the turn slides the end along the axis
+        // here, leaving it up to 19 µm off (the next substep takes it out).
+        let len = 0.04;
+        let (a, b) = (Vec3::new(-0.05, 0.0, 0.0), Vec3::new(0.05, 0.0, 0.0));
+        let shapes = [
+            (Collider::sphere(Vec3::ZERO, 0.1), false, 1e-6),
+            (Collider::capsule(a, b, 0.1), false, 2.5e-5),
+            (Collider::inside_capsule(a, b, 0.1), true, 2.5e-5),
+        ];
+        for (c, inside, off_surface) in shapes {
+            let w = c.posed(Vec3::ZERO, Quat::IDENTITY, 1.0);
+            let prep = PreparedRound::new(w);
+            let mut last: Option<Vec3> = None;
+            let (mut worst, mut acted, mut on_surface) = (0.0 as Real, 0, 0);
+            for k in 0..=5500 {
+                // Depth of the root past the surface (negative: not held).
+                let depth = -0.0005 + k as Real * 1e-6;
+                let r0 = if inside { 0.1 + depth } else { 0.1 - depth };
+                let o = Vec3::new(0.0, 0.0, -r0);
+                // The end leans sideways, 1 cm deeper (or farther out).
+                let sink = if inside { -0.01 } else { 0.01 };
+                let x0 = o + Vec3::new(0.03, 0.0, sink);
+                let x = o + (x0 - o).normalize() * len;
+                let out = prep.rooted_end(o, x, len, 0.0, 1.0 / CONTACT_BAND);
+                assert!(out.is_finite());
+                if out != x {
+                    acted += 1;
+                    assert!(
+                        ((out - o).length() - len).abs() < 1e-6,
+                        "length at step {k}"
+                    );
+                }
+                if depth > 0.0031 {
+                    let d = clearance_point(&w, out, 0.0).0;
+                    assert!(d.abs() < off_surface, "{d} off the surface at step {k}");
+                    on_surface += 1;
+                }
+                if let Some(prev) = last {
+                    worst = worst.max((out - prev).length());
+                }
+                last = Some(out);
+            }
+            assert!(
+                acted > 4_900 && on_surface > 1_800,
+                "{acted} / {on_surface}"
+            );
+            assert!(worst < 1e-5, "the end jumped {worst} in a 1 µm step");
         }
     }
 

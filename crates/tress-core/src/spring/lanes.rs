@@ -23,7 +23,7 @@ use super::lanes_vrm::{Q, mul_lanes, rotate_q, segment_rotation_lanes};
 use super::params::ContactMode;
 use super::step::{CONTACT_ONSET, ColliderState, INV_H, collider_hit, project};
 use crate::collide::contact::MIN_LEVER;
-use crate::collide::prepared::ROOT_BAND;
+use crate::collide::prepared::{ROOT_BAND, ROOT_HELD};
 use crate::math::{Pose, Quat, Real, Vec3, Vec4};
 use crate::simd::{Isa, target_build};
 
@@ -714,8 +714,67 @@ fn step_group_mode<const W: usize, S: Lanes<W>, const EARLIER: bool>(
     }
 }
 
+/// The reach `rooted_end` keeps the end at (`target`) and the one a root
+/// must be inside to be held (`held_at`), per lane.
+#[inline(always)]
+fn rooted_reach<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    c: &ColliderState,
+    row: &Row<S>,
+) -> (S, S) {
+    let p = &c.prep;
+    let radius = S::splat(isa, p.shape.radius);
+    let (target, held_at) = if p.shape.kind.is_inside() {
+        let target = radius - row.hit_radius;
+        (target, target + target * S::splat(isa, ROOT_HELD))
+    } else {
+        let target = radius + row.hit_radius;
+        (target, target - target * S::splat(isa, ROOT_HELD))
+    };
+    (target, held_at)
+}
+
+/// The root's squared distance from the collider's axis, per lane.
+#[inline(always)]
+fn root_off_axis_sq<const W: usize, S: Lanes<W>>(
+    isa: S::Isa,
+    c: &ColliderState,
+    row: &Row<S>,
+) -> S {
+    let p = &c.prep;
+    let a = V3::splat(isa, p.shape.a);
+    let ro = off_axis(
+        isa,
+        V3::splat(isa, p.axis()),
+        S::splat(isa, p.inv_axis_sq()),
+        row.o - a,
+    );
+    ro.dot(ro)
+}
+
+/// Lanes whose root `c` holds, as `PreparedRound::rooted_end` decides it
+/// (roots do not move while a row's contacts resolve, so once per row).
+#[inline(always)]
+fn rooted_lanes<const W: usize, S: Lanes<W>>(isa: S::Isa, c: &ColliderState, row: &Row<S>) -> u32 {
+    let p = &c.prep;
+    let inside = p.shape.kind.is_inside();
+    if !p.is_round() && !inside {
+        return 0;
+    }
+    let zero = S::splat(isa, 0.0);
+    let (target, held_at) = rooted_reach(isa, c, row);
+    let ro_sq = root_off_axis_sq(isa, c, row);
+    let held = if inside {
+        ro_sq.cmpgt(held_at * held_at)
+    } else {
+        ro_sq.cmplt(held_at * held_at)
+    };
+    S::bits(held & target.cmpgt(zero) & row.len.cmpgt(zero))
+}
+
 /// [`crate::collide::PreparedRound::rooted_end`] per lane, operation for
-/// operation, with the scalar early returns as a lane mask.
+/// operation, for the lanes in `held` ([`rooted_lanes`]), with the scalar
+/// early returns as a lane mask.
 #[inline(always)]
 fn rooted_end_lanes<const W: usize, S: Lanes<W>>(
     isa: S::Isa,
@@ -723,43 +782,38 @@ fn rooted_end_lanes<const W: usize, S: Lanes<W>>(
     row: &Row<S>,
     x: V3<S>,
     inv_band: S,
+    held: u32,
 ) -> V3<S> {
     let p = &c.prep;
     let inside = p.shape.kind.is_inside();
-    if !p.is_round() && !inside {
-        return x;
-    }
     let zero = S::splat(isa, 0.0);
     let one = S::splat(isa, 1.0);
-    let radius = S::splat(isa, p.shape.radius);
-    let target = if inside {
-        radius - row.hit_radius
-    } else {
-        radius + row.hit_radius
-    };
+    let (target, held_at) = rooted_reach(isa, c, row);
     let target_sq = target * target;
     let a = V3::splat(isa, p.shape.a);
-    let axis = V3::splat(isa, p.axis());
-    let inv_axis_sq = S::splat(isa, p.inv_axis_sq());
-    let ro = off_axis(isa, axis, inv_axis_sq, row.o - a);
-    let dist_o = ro.dot(ro).sqrt();
-    let depth = if inside {
-        dist_o - target
-    } else {
-        target - dist_o
-    };
-    let xo = off_axis(isa, axis, inv_axis_sq, x - a);
+    let xo = off_axis(
+        isa,
+        V3::splat(isa, p.axis()),
+        S::splat(isa, p.inv_axis_sq()),
+        x - a,
+    );
     let dx_sq = xo.dot(xo);
     let wrong_side = if inside {
         dx_sq.cmpgt(target_sq)
     } else {
         dx_sq.cmplt(target_sq)
     };
-    let ok = depth.cmpgt(zero) & wrong_side & target.cmpgt(zero) & row.len.cmpgt(zero);
+    let ok = S::mask_of(isa, held) & wrong_side;
     if S::bits(ok) == 0 {
         return x;
     }
-    let w = onset_lanes(isa, depth, inv_band);
+    let dist_o = root_off_axis_sq(isa, c, row).sqrt();
+    let depth = if inside {
+        dist_o - held_at
+    } else {
+        held_at - dist_o
+    };
+    let w = onset_lanes(isa, depth, inv_band).max(zero);
     let u = row.o - (x - xo);
     let d_sq = u.dot(u);
     let d = d_sq.sqrt();
@@ -808,6 +862,8 @@ fn resolve<const W: usize, S: Lanes<W>>(
     let mut total = S::splat(isa, 0.0);
     let mut touched = 0u32;
     let mut active = stored;
+    let mut held_known = 0u64;
+    let mut held_of = [0u32; 64];
     for _ in 0..ctx.iterations {
         let mut moved = 0u32;
         let mut large = 0u32;
@@ -878,7 +934,17 @@ fn resolve<const W: usize, S: Lanes<W>>(
             }
             let m = S::mask_of(isa, h.hit);
             let pushed = project_lanes(isa, row.o, xh + h.correction, row.len, row.fallback);
-            let pushed = rooted_end_lanes(isa, c, row, pushed, inv_band);
+            // Roots held by this collider, asked once per row and collider.
+            if held_known >> ci & 1 == 0 {
+                held_known |= 1 << ci;
+                held_of[ci] = rooted_lanes(isa, c, row);
+            }
+            let held = held_of[ci] & h.hit;
+            let pushed = if held == 0 {
+                pushed
+            } else {
+                rooted_end_lanes(isa, c, row, pushed, inv_band, held)
+            };
             xh = V3::select(m, pushed, xh);
             let corr_sq = h.correction.dot(h.correction);
             let corr = corr_sq.sqrt();
