@@ -40,6 +40,14 @@ fn turning(t: f64) -> Pose {
     )
 }
 
+/// The largest distance between matching points of `a` and `b`.
+fn largest_move(a: &[Vec3], b: &[Vec3]) -> Real {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (*p - *q).length())
+        .fold(0.0, Real::max)
+}
+
 fn bits(sim: &StrandSim) -> Vec<u32> {
     let (x, y, z) = sim.positions();
     x.iter().chain(y).chain(z).map(|v| v.to_bits()).collect()
@@ -186,22 +194,14 @@ fn carrying_across_a_pause_resumes_without_a_pop() {
     }
     carried.carry(start, moved);
     let at_resume = local(&carried, &moved);
-    let worst = before
-        .iter()
-        .zip(&at_resume)
-        .map(|(a, b)| (*a - *b).length())
-        .fold(0.0, Real::max);
+    let worst = largest_move(&before, &at_resume);
     assert!(
         worst < 1e-5,
         "carry moved a particle {worst} m relative to the head"
     );
     carried.advance(1.0 / 60.0, |_, _| moved);
     let after = local(&carried, &moved);
-    let jump = before
-        .iter()
-        .zip(&after)
-        .map(|(a, b)| (*a - *b).length())
-        .fold(0.0, Real::max);
+    let jump = largest_move(&before, &after);
     assert!(
         jump < 0.001,
         "the first frame after the pause moved a particle {jump} m"
@@ -214,11 +214,7 @@ fn carrying_across_a_pause_resumes_without_a_pop() {
     }
     dragged.advance(1.0 / 60.0, |_, t| start.interpolate(&moved, t));
     let torn = local(&dragged, &moved);
-    let pop = before
-        .iter()
-        .zip(&torn)
-        .map(|(a, b)| (*a - *b).length())
-        .fold(0.0, Real::max);
+    let pop = largest_move(&before, &torn);
     assert!(
         pop > 0.01,
         "without the carry the hair should pop ({pop} m)"
