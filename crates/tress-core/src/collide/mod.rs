@@ -9,10 +9,13 @@
 //! - [`contact`]: clearance, point and segment push-out, swept contact.
 //! - [`prepared`]: the same queries against a sphere or capsule whose axis
 //!   terms are cached per substep (the spring solver's narrow phase).
+//! - [`sdf`]: signed distance fields on a grid, built from a triangle mesh
+//!   (the body, for strand collision).
 
 pub mod contact;
 pub mod geom;
 pub mod prepared;
+pub mod sdf;
 pub mod shape;
 
 pub use contact::{
@@ -21,4 +24,5 @@ pub use contact::{
 };
 pub use geom::{closest_point_on_segment, closest_points_segments};
 pub use prepared::PreparedRound;
+pub use sdf::{SdfBuild, SdfError, SdfGrid, build_sdf};
 pub use shape::{Collider, ShapeKind, WorldCollider};

@@ -21,9 +21,12 @@
 //!   `follow_build` (feature `std`): choosing their guides at load.
 //! - [`skin`]: roots carried by up to four bones (linear blend skinning)
 //!   instead of the head pose, opt-in per sim.
+//! - [`body`]: collision with body parts given as distance fields
+//!   (`collide::sdf`), a pass after each step, opt-in per sim.
 //! - `sim` (feature `std`): owned buffers and the multi-threaded driver;
 //!   `pool`: its parked helper threads.
 
+pub mod body;
 pub mod buffers;
 pub mod follow;
 #[cfg(feature = "std")]
@@ -45,6 +48,7 @@ pub mod skin;
 pub use crate::clock::{Schedule, StepClock, StepPlan};
 /// The head pose type (one rigid pose type for every solver).
 pub use crate::math::Pose;
+pub use body::{BodyPart, BodyStats, PartFrame};
 pub use buffers::{BufferLenError, StrandRest, StrandState, fill_rest};
 pub use follow::{FollowError, FollowPlan, GUIDES_PER_STRAND};
 #[cfg(feature = "std")]
@@ -53,7 +57,7 @@ pub use frame::{MAX_COLLIDERS, StepFrame};
 pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout, WIDE_LANES};
 pub use params::{PassCounts, StepCoefs, StrandParams};
 #[cfg(feature = "std")]
-pub use sim::StrandSim;
+pub use sim::{BodyError, BodyField, MAX_BODY_PARTS, StrandSim};
 pub use skin::{BoneWeights, MAX_INFLUENCES, SkinError};
 
 use crate::simd::{Isa, target_build};

@@ -12,6 +12,7 @@
 
 use std::{vec, vec::Vec};
 
+use super::body::{BodyPart, BodyStats, PartFrame, body_pass};
 use super::buffers::{StrandRest, StrandState, fill_rest};
 use super::frame::StepFrame;
 use super::layout::{LayoutError, StrandLayout};
@@ -21,6 +22,7 @@ use super::pool::Pool;
 use super::skin::{BoneWeights, SkinError, check_weights, skin_rest};
 use super::{lanes_for, step_chunks_on};
 use crate::clock::{Schedule, StepClock};
+use crate::collide::SdfGrid;
 use crate::collide::{Collider, WorldCollider};
 use crate::math::{Pose, Real, Vec3};
 use crate::simd::Isa;
@@ -53,6 +55,44 @@ pub struct StrandSim {
     /// Every `rate`-th step of the clock runs, `rate` steps long (level
     /// of detail, [`Self::set_rate_divisor`]).
     rate: u32,
+    /// Body parts collided with by distance field ([`Self::set_body`]).
+    body: Vec<BodyField>,
+    /// The head pose of each step of the frame being run.
+    step_poses: Vec<Pose>,
+    last_body: BodyStats,
+}
+
+/// A body part's distance field, owned: a grid of signed distances (see
+/// [`SdfGrid`]) in the head's frame or the world's.
+#[derive(Debug, Clone)]
+pub struct BodyField {
+    /// Signed distance per node, negative inside, x fastest.
+    pub values: Vec<Real>,
+    /// Position of node (0, 0, 0) in the part's frame.
+    pub origin: Vec3,
+    /// Node spacing.
+    pub cell: Real,
+    /// Nodes per axis.
+    pub dims: [usize; 3],
+    /// The frame the field is in.
+    pub frame: PartFrame,
+    /// A sphere (centre, radius) in that frame holding the part's surface.
+    pub bound: (Vec3, Real),
+}
+
+impl BodyField {
+    fn part(&self) -> BodyPart<'_> {
+        BodyPart {
+            field: SdfGrid {
+                origin: self.origin,
+                cell: self.cell,
+                dims: self.dims,
+                values: &self.values,
+            },
+            frame: self.frame,
+            bound: self.bound,
+        }
+    }
 }
 
 /// A sim's skinning: weights, the bones of the last frame, and the groom
@@ -182,6 +222,9 @@ impl StrandSim {
             frames: Vec::with_capacity(16),
             skin: None,
             rate: 1,
+            body: Vec::new(),
+            step_poses: Vec::with_capacity(16),
+            last_body: BodyStats::default(),
         };
         sim.reset(pose);
         Ok(sim)
@@ -287,11 +330,13 @@ impl StrandSim {
         let plan = self.clock.advance(dt);
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
+        self.step_poses.clear();
         for j in 0..plan.count {
             if !self.runs(plan.index(j)) {
                 continue;
             }
             let pose = pose_at(plan.time(j), plan.fraction(j));
+            self.step_poses.push(pose);
             frames.push(StepFrame::new(
                 &pose,
                 &self.head_colliders,
@@ -327,6 +372,8 @@ impl StrandSim {
     pub fn step_once(&mut self, h: Real, pose: Pose) {
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
+        self.step_poses.clear();
+        self.step_poses.push(pose);
         frames.push(StepFrame::new(
             &pose,
             &self.head_colliders,
@@ -339,6 +386,33 @@ impl StrandSim {
     }
 
     fn run(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
+        if self.body.is_empty() {
+            self.run_steps(k, frames);
+            return;
+        }
+        // The body pass sees every strand after each step.
+        for (j, f) in frames.chunks(1).enumerate() {
+            self.run_steps(k, f);
+            let head = self.step_poses.get(j).copied().unwrap_or(self.last_pose);
+            self.run_body(&head, k.margin);
+        }
+    }
+
+    /// The body pass over every strand, with the head at `head`.
+    fn run_body(&mut self, head: &Pose, margin: Real) {
+        let rest = match &self.skin {
+            Some(skin) => skin.rest(&self.rest),
+            None => rest_view(&self.rest),
+        };
+        let mut parts: heapless::Vec<BodyPart<'_>, MAX_BODY_PARTS> = heapless::Vec::new();
+        for f in &self.body {
+            let _ = parts.push(f.part());
+        }
+        let mut st = state_view(&mut self.state);
+        self.last_body = body_pass(&self.layout, &rest, &mut st, &parts, head, margin);
+    }
+
+    fn run_steps(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
         let threads = self.threads().min(self.layout.chunks());
         let rest = match &self.skin {
             Some(skin) => skin.rest(&self.rest),
@@ -354,6 +428,45 @@ impl StrandSim {
             k,
             frames,
         );
+    }
+
+    /// Collides the strands with these body parts after every step, beside
+    /// the analytic colliders (at most [`MAX_BODY_PARTS`]; more are
+    /// refused). Each field is a grid of signed distances in the head's
+    /// frame or the world's, e.g. from `collide::build_sdf` over a part of
+    /// the body mesh. An empty list turns the pass off.
+    ///
+    /// # Errors
+    /// [`BodyError`] for too many parts or a field whose values do not
+    /// fill its grid; the sim keeps what it had.
+    pub fn set_body(&mut self, fields: Vec<BodyField>) -> Result<(), BodyError> {
+        if fields.len() > MAX_BODY_PARTS {
+            return Err(BodyError::TooManyParts(fields.len()));
+        }
+        for (i, f) in fields.iter().enumerate() {
+            let nodes = f.dims.iter().product::<usize>();
+            if f.dims.iter().any(|&d| d < 2)
+                || f.values.len() != nodes
+                || f.cell.is_nan()
+                || f.cell <= 0.0
+            {
+                return Err(BodyError::BadField(i));
+            }
+        }
+        self.body = fields;
+        Ok(())
+    }
+
+    /// The body parts collided with.
+    #[must_use]
+    pub fn body(&self) -> &[BodyField] {
+        &self.body
+    }
+
+    /// What the last body pass did.
+    #[must_use]
+    pub fn body_stats(&self) -> BodyStats {
+        self.last_body
     }
 
     /// Carries each strand's root by its bones from now on (linear blend
@@ -443,6 +556,8 @@ impl StrandSim {
             frame.trans = Vec3::ZERO;
             frames.clear();
             frames.push(frame);
+            self.step_poses.clear();
+            self.step_poses.push(head_j);
             if let Some(skin) = self.skin.as_mut() {
                 let SimSkin {
                     last_bones,
@@ -538,6 +653,31 @@ impl StrandSim {
         penetrations(&layout, &st, &colliders, depth)
     }
 }
+
+/// Most body parts a sim collides with.
+pub const MAX_BODY_PARTS: usize = 8;
+
+/// Why [`StrandSim::set_body`] refused its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyError {
+    /// More than [`MAX_BODY_PARTS`] parts (how many).
+    TooManyParts(usize),
+    /// Part `n`'s grid is degenerate or its values do not fill it.
+    BadField(usize),
+}
+
+impl core::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::TooManyParts(n) => write!(f, "{n} body parts, at most {MAX_BODY_PARTS}"),
+            Self::BadField(i) => {
+                write!(f, "body part {i}: the field's values do not fill its grid")
+            }
+        }
+    }
+}
+
+impl core::error::Error for BodyError {}
 
 fn check_bone_count(skin: &SimSkin, bones: &[Pose]) -> Result<(), SkinError> {
     if bones.len() == skin.last_bones.len() {

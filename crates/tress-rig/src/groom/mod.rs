@@ -18,6 +18,7 @@
 //!
 //! [`Groom::subset`] picks the strands a level of detail simulates.
 
+pub mod body;
 pub mod error;
 mod load;
 pub mod obj;

@@ -2,6 +2,7 @@
 
 extern crate alloc;
 
+mod body;
 mod common;
 mod follow;
 mod groom_assets;

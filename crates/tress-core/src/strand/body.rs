@@ -1,0 +1,192 @@
+//! Collision with the body by distance field: after each step, free
+//! particles closer than the collision margin to a body part's surface
+//! (or inside it) are moved out along the field's gradient.
+//!
+//! A body is a few rigid parts, each a [`SdfGrid`] built once in its own
+//! frame (the head's, or the world's for a still torso): sampling in the
+//! part's frame follows the part with no rebuild, which is what a skinned
+//! mesh's head and shoulders do between their bones. The move is applied
+//! to the previous position too (no velocity is added, nothing bounces);
+//! each strand's lengths are then restored from its root, and the two are
+//! repeated once, so what the length pass pulled back in goes out again
+//! while the lengths stay exact.
+//! One thread over strands in order, once per fixed step: the same bits
+//! with any thread count and frame rate.
+
+use super::buffers::{StrandRest, StrandState};
+use super::layout::StrandLayout;
+use crate::collide::SdfGrid;
+use crate::math::{Pose, Real, Vec3, ops};
+
+/// Which frame a body part's field is built in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartFrame {
+    /// The head's (it turns with the head pose of each step).
+    Head,
+    /// The world's (a part that stays where it is).
+    World,
+}
+
+/// One rigid body part: its field and the frame it is in.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyPart<'a> {
+    /// Signed distances, negative inside, in the part's frame.
+    pub field: SdfGrid<'a>,
+    /// The frame.
+    pub frame: PartFrame,
+    /// A sphere (centre, radius) in the part's frame holding its surface:
+    /// particles farther out than its radius plus the margin are not
+    /// sampled.
+    pub bound: (Vec3, Real),
+}
+
+/// Pushes per particle while its length is restored.
+const TURNS: usize = 4;
+
+/// What one pass did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BodyStats {
+    /// Particle moves (a particle moved in both rounds counts twice).
+    pub pushes: usize,
+}
+
+fn point(s: &StrandState<'_>, i: usize) -> Vec3 {
+    Vec3::new(s.x[i], s.y[i], s.z[i])
+}
+
+fn shift(s: &mut StrandState<'_>, i: usize, d: Vec3) {
+    s.x[i] += d.x;
+    s.y[i] += d.y;
+    s.z[i] += d.z;
+    s.px[i] += d.x;
+    s.py[i] += d.y;
+    s.pz[i] += d.z;
+}
+
+/// The move that takes `p` to `margin` outside every part, part by part;
+/// `centres` are the parts' bound centres in the world.
+fn push_out(parts: &[BodyPart<'_>], centres: &[Vec3], head: &Pose, margin: Real, p: Vec3) -> Vec3 {
+    let mut q = p;
+    for (part, centre) in parts.iter().zip(centres) {
+        // Culled in the world first: no turn into the part's frame.
+        let reach = part.bound.1 + margin;
+        if (q - *centre).length_squared() > reach * reach {
+            continue;
+        }
+        let local = match part.frame {
+            PartFrame::Head => head.rot.conjugate() * (q - head.pos),
+            PartFrame::World => q,
+        };
+        // Far from the surface by the nearest node: no trilinear sample.
+        let slack = part.field.cell * 0.867;
+        match part.field.nearest(local) {
+            Some(n) if n - slack < margin => {}
+            _ => continue,
+        }
+        let Some((d, grad)) = part.field.sample(local) else {
+            continue;
+        };
+        if d >= margin {
+            continue;
+        }
+        let g2 = grad.length_squared();
+        if g2.is_nan() || g2 <= 0.0 || !g2.is_finite() {
+            continue;
+        }
+        let n = grad * (1.0 / ops::sqrt(g2));
+        let step = n * (margin - d);
+        q += match part.frame {
+            PartFrame::Head => head.rot * step,
+            PartFrame::World => step,
+        };
+    }
+    q - p
+}
+
+/// Moves every free particle out of the body `parts` (with the head at
+/// `head`) to `margin` from their surfaces, then restores lengths from the
+/// roots, twice.
+pub fn body_pass(
+    layout: &StrandLayout,
+    rest: &StrandRest<'_>,
+    s: &mut StrandState<'_>,
+    parts: &[BodyPart<'_>],
+    head: &Pose,
+    margin: Real,
+) -> BodyStats {
+    let mut stats = BodyStats::default();
+    if parts.is_empty() {
+        return stats;
+    }
+    let mut centres = [Vec3::ZERO; 8];
+    let parts = &parts[..parts.len().min(centres.len())];
+    for (c, part) in centres.iter_mut().zip(parts) {
+        *c = match part.frame {
+            PartFrame::Head => head.pos + head.rot * part.bound.0,
+            PartFrame::World => part.bound.0,
+        };
+    }
+    let centres = &centres[..parts.len()];
+    for strand in 0..layout.strands() {
+        let mut first = None;
+        for q in 1..layout.particles() {
+            let i = layout.index(strand, q);
+            let d = push_out(parts, centres, head, margin, point(s, i));
+            if d != Vec3::ZERO && d.is_finite() {
+                shift(s, i, d);
+                stats.pushes += 1;
+                first.get_or_insert(q);
+            }
+        }
+        // Segments before the first move kept their lengths.
+        if let Some(first) = first {
+            restore_lengths(layout, rest, s, strand, first, |p| {
+                push_out(parts, centres, head, margin, p)
+            });
+        }
+    }
+    stats
+}
+
+/// Puts each segment of `strand` from particle `first` on back to its rest
+/// length, moving previous positions by the same amount. Each particle, placed
+/// at its length from its parent, is moved out of the body (`out`) and put
+/// back on that length a few times: it turns about its parent until it is
+/// outside, so the lengths do not pull it back in.
+fn restore_lengths(
+    layout: &StrandLayout,
+    rest: &StrandRest<'_>,
+    s: &mut StrandState<'_>,
+    strand: usize,
+    first: usize,
+    out: impl Fn(Vec3) -> Vec3,
+) {
+    let mut parent = point(s, layout.index(strand, first - 1));
+    for q in first..layout.particles() {
+        let i = layout.index(strand, q);
+        let p = point(s, i);
+        let len = rest.len[i];
+        let mut fixed = p;
+        for _ in 0..TURNS {
+            let d = fixed - parent;
+            let l_sq = d.length_squared();
+            if !(l_sq > 0.0 && l_sq.is_finite() && len > 0.0) {
+                break;
+            }
+            fixed = parent + d * (len / ops::sqrt(l_sq));
+            let push = out(fixed);
+            if push == Vec3::ZERO || !push.is_finite() {
+                break;
+            }
+            fixed += push;
+        }
+        // End on the length (the last push may have left it).
+        let d = fixed - parent;
+        let l_sq = d.length_squared();
+        if l_sq > 0.0 && l_sq.is_finite() && len > 0.0 {
+            fixed = parent + d * (len / ops::sqrt(l_sq));
+        }
+        shift(s, i, fixed - p);
+        parent = fixed;
+    }
+}
