@@ -58,16 +58,7 @@ fn main() {
             sim.advance(1.0 / 60.0, |tt, _| turning_pose(groom.head_centre, tt));
             step_secs += s.elapsed().as_secs_f64();
             let shapes = posed_colliders(&turning_pose(groom.head_centre, t), groom.head_radius);
-            let (layout, st) = (*sim.layout(), sim.state_mut());
-            let st = tress_core::strand::StrandState {
-                x: st.x,
-                y: st.y,
-                z: st.z,
-                px: st.px,
-                py: st.py,
-                pz: st.pz,
-            };
-            let inside = tress_core::strand::metrics::penetrations(&layout, &st, &shapes, DEPTH);
+            let inside = sim.inside(&shapes, DEPTH);
             if inside > 0 {
                 frames_inside += 1;
             }

@@ -640,6 +640,16 @@ impl StrandSim {
         length_error(&layout, &rest, &st)
     }
 
+    /// Free particles more than `depth` inside any of `colliders` (shapes
+    /// the sim need not collide with: e.g. the body a distance field
+    /// stands for).
+    #[must_use]
+    pub fn inside(&mut self, colliders: &[WorldCollider], depth: Real) -> usize {
+        let layout = self.layout;
+        let st = state_view(&mut self.state);
+        penetrations(&layout, &st, colliders, depth)
+    }
+
     /// Free particles more than `depth` inside the colliders of the last step.
     #[must_use]
     pub fn penetrations(&mut self, depth: Real) -> usize {

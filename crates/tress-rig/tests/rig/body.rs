@@ -92,19 +92,7 @@ fn body_fields_keep_the_hair_out_of_the_body() {
             if f % (fps / 30) == 0 {
                 let t = f64::from(f) / f64::from(fps);
                 let shapes = posed_colliders(&turning_pose(g.head_centre, t), g.head_radius);
-                let layout = *sim.layout();
-                let st = sim.state_mut();
-                let st = tress_core::strand::StrandState {
-                    x: st.x,
-                    y: st.y,
-                    z: st.z,
-                    px: st.px,
-                    py: st.py,
-                    pz: st.pz,
-                };
-                worst = worst.max(tress_core::strand::metrics::penetrations(
-                    &layout, &st, &shapes, 0.002,
-                ));
+                worst = worst.max(sim.inside(&shapes, 0.002));
                 len = len.max(sim.length_error().max);
             }
         }
