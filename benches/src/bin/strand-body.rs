@@ -3,7 +3,8 @@
 //! rigid part, the analytic colliders off. Prints the fields' build time
 //! and size, the particles more than 2 mm inside the body (measured against
 //! the analytic shapes the meshes triangulate) on every frame, with the
-//! fields and without any collision, the length error, and the cost.
+//! fields (one thread and two) and without any collision, the length
+//! error, and the cost.
 //!
 //! `cargo run --release -p tress-benches --bin strand-body [-- CELL_MM]`
 //!
@@ -41,9 +42,9 @@ fn main() {
     );
     let frames = ((TURN_SECONDS + 1.0) * 60.0) as u32;
     let mut failed = false;
-    for with_fields in [false, true] {
+    for (with_fields, threads) in [(false, 1), (true, 1), (true, 2)] {
         let mut sim = standard_sim(&groom, StrandParams::default(), Schedule::FIXED_120);
-        sim.set_threads(1);
+        sim.set_threads(threads);
         sim.set_head_colliders(&[]);
         sim.set_world_colliders(&[]);
         if with_fields {
@@ -68,7 +69,7 @@ fn main() {
             worst_mean_len = worst_mean_len.max(e.mean);
         }
         println!(
-            "{}: particles > 2 mm inside the body: {worst} at worst, on {frames_inside} of {frames} frames; length error worst mean {:.4} %, max {:.4} %; {:.2} ms per frame (one thread)",
+            "{}: particles > 2 mm inside the body: {worst} at worst, on {frames_inside} of {frames} frames; length error worst mean {:.4} %, max {:.4} %; {:.2} ms per frame ({threads} thread{})",
             if with_fields {
                 "fields on, analytic colliders off"
             } else {
@@ -76,7 +77,8 @@ fn main() {
             },
             worst_mean_len * 100.0,
             worst_max_len * 100.0,
-            step_secs * 1e3 / f64::from(frames)
+            step_secs * 1e3 / f64::from(frames),
+            if threads == 1 { "" } else { "s" }
         );
         if with_fields && worst > 0 {
             failed = true;

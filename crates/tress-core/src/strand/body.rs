@@ -10,8 +10,9 @@
 //! each strand's lengths are then restored from its root, and the two are
 //! repeated once, so what the length pass pulled back in goes out again
 //! while the lengths stay exact.
-//! One thread over strands in order, once per fixed step: the same bits
-//! with any thread count and frame rate.
+//! Strands are independent, so the pass may run over parts of the buffers
+//! on several threads; once per fixed step: the same bits with any thread
+//! count and frame rate.
 
 use super::buffers::{StrandRest, StrandState};
 use super::layout::StrandLayout;
@@ -103,13 +104,15 @@ fn push_out(parts: &[BodyPart<'_>], centres: &[Vec3], head: &Pose, margin: Real,
     q - p
 }
 
-/// Moves every free particle out of the body `parts` (with the head at
-/// `head`) to `margin` from their surfaces, then restores lengths from the
-/// roots, twice.
+/// Moves every free particle of `s` out of the body `parts` (with the head
+/// at `head`) to `margin` from their surfaces, restoring lengths. `s` may
+/// be the chunks from `first_chunk` on of `layout`'s buffers (as a
+/// threaded driver splits them); `rest` is always whole.
 pub fn body_pass(
     layout: &StrandLayout,
     rest: &StrandRest<'_>,
     s: &mut StrandState<'_>,
+    first_chunk: usize,
     parts: &[BodyPart<'_>],
     head: &Pose,
     margin: Real,
@@ -127,10 +130,14 @@ pub fn body_pass(
         };
     }
     let centres = &centres[..parts.len()];
-    for strand in 0..layout.strands() {
+    let base = first_chunk * layout.chunk_len();
+    let chunks = s.x.len() / layout.chunk_len().max(1);
+    let strands = (first_chunk * layout.lanes())
+        ..((first_chunk + chunks) * layout.lanes()).min(layout.strands());
+    for strand in strands {
         let mut first = None;
         for q in 1..layout.particles() {
-            let i = layout.index(strand, q);
+            let i = layout.index(strand, q) - base;
             let d = push_out(parts, centres, head, margin, point(s, i));
             if d != Vec3::ZERO && d.is_finite() {
                 shift(s, i, d);
@@ -140,7 +147,7 @@ pub fn body_pass(
         }
         // Segments before the first move kept their lengths.
         if let Some(first) = first {
-            restore_lengths(layout, rest, s, strand, first, |p| {
+            restore_lengths(layout, rest, s, base, strand, first, |p| {
                 push_out(parts, centres, head, margin, p)
             });
         }
@@ -157,15 +164,17 @@ fn restore_lengths(
     layout: &StrandLayout,
     rest: &StrandRest<'_>,
     s: &mut StrandState<'_>,
+    base: usize,
     strand: usize,
     first: usize,
     out: impl Fn(Vec3) -> Vec3,
 ) {
-    let mut parent = point(s, layout.index(strand, first - 1));
+    let mut parent = point(s, layout.index(strand, first - 1) - base);
     for q in first..layout.particles() {
-        let i = layout.index(strand, q);
+        let g = layout.index(strand, q);
+        let i = g - base;
         let p = point(s, i);
-        let len = rest.len[i];
+        let len = rest.len[g];
         let mut fixed = p;
         for _ in 0..TURNS {
             let d = fixed - parent;

@@ -408,8 +408,25 @@ impl StrandSim {
         for f in &self.body {
             let _ = parts.push(f.part());
         }
-        let mut st = state_view(&mut self.state);
-        self.last_body = body_pass(&self.layout, &rest, &mut st, &parts, head, margin);
+        // Strands are independent here too: the pass splits over the
+        // threads like the step, and the bits do not depend on who ran what.
+        let layout = self.layout;
+        let threads = (1 + self.pool.as_ref().map_or(0, Pool::helpers)).min(layout.chunks());
+        let pushes = core::sync::atomic::AtomicUsize::new(0);
+        let parts = &parts[..];
+        for_each_claim(
+            layout,
+            threads,
+            self.pool.as_mut(),
+            state_view(&mut self.state),
+            |mut mine, first| {
+                let s = body_pass(&layout, &rest, &mut mine, first, parts, head, margin);
+                pushes.fetch_add(s.pushes, core::sync::atomic::Ordering::Relaxed);
+            },
+        );
+        self.last_body = BodyStats {
+            pushes: pushes.into_inner(),
+        };
     }
 
     fn run_steps(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
@@ -713,11 +730,25 @@ fn run_on(
     k: &StepCoefs,
     frames: &[StepFrame],
 ) {
+    for_each_claim(layout, threads, pool, state, |mut mine, first| {
+        step_chunks_on(isa, &layout, k, frames, rest, first, &mut mine);
+    });
+}
+
+/// Calls `f(part, first_chunk)` on parts of `state` that together cover
+/// every chunk once, split over `pool`'s threads when there are
+/// `threads > 1` (all of it at once on the caller's thread otherwise).
+fn for_each_claim(
+    layout: StrandLayout,
+    threads: usize,
+    pool: Option<&mut Pool>,
+    state: StrandState<'_>,
+    f: impl Fn(StrandState<'_>, usize) + Sync,
+) {
     let pool = match pool {
         Some(pool) if threads > 1 => pool,
         _ => {
-            let mut state = state;
-            step_chunks_on(isa, &layout, k, frames, rest, 0, &mut state);
+            f(state, 0);
             return;
         }
     };
@@ -762,8 +793,8 @@ fn run_on(
         }
     };
     let work = |who: usize| {
-        while let Some((mut mine, first)) = claim(who == 0) {
-            step_chunks_on(isa, &layout, k, frames, rest, first, &mut mine);
+        while let Some((mine, first)) = claim(who == 0) {
+            f(mine, first);
         }
     };
     // The caller's thread works the queue too instead of waiting.
