@@ -460,11 +460,9 @@ impl TressStrandHair {
     /// strands when `render_ratio` > 1.
     #[func]
     pub fn get_render_strand_count(&self) -> i32 {
-        match (&self.follow, &self.sim) {
-            (Some(f), _) => f.renders() as i32,
-            (None, Some(s)) => s.layout().strands().div_ceil(self.draw_stride.max(1)) as i32,
-            _ => 0,
-        }
+        self.sim.as_ref().map_or(0, |s| {
+            drawn_strands(self.follow.as_ref(), self.draw_stride, s) as i32
+        })
     }
 
     /// The detail level now: 0 full, 1 half (60 Hz, half the strands
@@ -1270,13 +1268,19 @@ impl TressStrandHair {
             ((1usize << level) / full).max(1)
         };
         let m = sim.layout().particles();
-        let drawn = match &self.follow {
-            Some(f) => f.renders(),
-            None => sim.layout().strands().div_ceil(self.draw_stride),
-        };
+        let drawn = drawn_strands(self.follow.as_ref(), self.draw_stride, sim);
         self.lod_level = level;
         self.points = vec![Vec3::ZERO; drawn * m];
         self.build_mesh(drawn, m);
+    }
+}
+
+/// Strands drawn from `sim`: the render strands of `follow`, or every
+/// `stride`-th simulated one.
+fn drawn_strands(follow: Option<&FollowRender>, stride: usize, sim: &StrandSim) -> usize {
+    match follow {
+        Some(f) => f.renders(),
+        None => sim.layout().strands().div_ceil(stride.max(1)),
     }
 }
 

@@ -6,10 +6,12 @@
 //! frame (the head's, or the world's for a still torso): sampling in the
 //! part's frame follows the part with no rebuild, which is what a skinned
 //! mesh's head and shoulders do between their bones. The move is applied
-//! to the previous position too (no velocity is added, nothing bounces);
-//! each strand's lengths are then restored from its root, and the two are
-//! repeated once, so what the length pass pulled back in goes out again
-//! while the lengths stay exact.
+//! to the previous position too (no velocity is added, nothing bounces).
+//! Then, from a strand's first moved particle on, each particle is put back
+//! at its rest length from its parent and moved out again, a few times, so
+//! it turns about its parent until it is outside and the lengths stay
+//! exact.
+//!
 //! Strands are independent, so the pass may run over parts of the buffers
 //! on several threads; once per fixed step: the same bits with any thread
 //! count and frame rate.
@@ -41,13 +43,16 @@ pub struct BodyPart<'a> {
     pub bound: (Vec3, Real),
 }
 
+/// Most body parts a pass collides with.
+pub const MAX_BODY_PARTS: usize = 8;
+
 /// Pushes per particle while its length is restored.
 const TURNS: usize = 4;
 
 /// What one pass did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BodyStats {
-    /// Particle moves (a particle moved in both rounds counts twice).
+    /// Particles moved out before their lengths were restored.
     pub pushes: usize,
 }
 
@@ -91,7 +96,7 @@ fn push_out(parts: &[BodyPart<'_>], centres: &[Vec3], head: &Pose, margin: Real,
             continue;
         }
         let g2 = grad.length_squared();
-        if g2.is_nan() || g2 <= 0.0 || !g2.is_finite() {
+        if !g2.is_finite() || g2 <= 0.0 {
             continue;
         }
         let n = grad * (1.0 / ops::sqrt(g2));
@@ -105,7 +110,8 @@ fn push_out(parts: &[BodyPart<'_>], centres: &[Vec3], head: &Pose, margin: Real,
 }
 
 /// Moves every free particle of `s` out of the body `parts` (with the head
-/// at `head`) to `margin` from their surfaces, restoring lengths. `s` may
+/// at `head`) to `margin` from their surfaces, restoring lengths (the first
+/// [`MAX_BODY_PARTS`] parts). `s` may
 /// be the chunks from `first_chunk` on of `layout`'s buffers (as a
 /// threaded driver splits them); `rest` is always whole.
 pub fn body_pass(
@@ -121,7 +127,7 @@ pub fn body_pass(
     if parts.is_empty() {
         return stats;
     }
-    let mut centres = [Vec3::ZERO; 8];
+    let mut centres = [Vec3::ZERO; MAX_BODY_PARTS];
     let parts = &parts[..parts.len().min(centres.len())];
     for (c, part) in centres.iter_mut().zip(parts) {
         *c = match part.frame {

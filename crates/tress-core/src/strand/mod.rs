@@ -48,7 +48,7 @@ pub mod skin;
 pub use crate::clock::{Schedule, StepClock, StepPlan};
 /// The head pose type (one rigid pose type for every solver).
 pub use crate::math::Pose;
-pub use body::{BodyPart, BodyStats, PartFrame};
+pub use body::{BodyPart, BodyStats, MAX_BODY_PARTS, PartFrame};
 pub use buffers::{BufferLenError, StrandRest, StrandState, fill_rest};
 pub use follow::{FollowError, FollowPlan, GUIDES_PER_STRAND};
 #[cfg(feature = "std")]
@@ -57,7 +57,7 @@ pub use frame::{MAX_COLLIDERS, StepFrame};
 pub use layout::{LANES, LayoutError, MAX_PARTICLES, MIN_PARTICLES, StrandLayout, WIDE_LANES};
 pub use params::{PassCounts, StepCoefs, StrandParams};
 #[cfg(feature = "std")]
-pub use sim::{BodyError, BodyField, MAX_BODY_PARTS, StrandSim};
+pub use sim::{BodyError, BodyField, StrandSim};
 pub use skin::{BoneWeights, MAX_INFLUENCES, SkinError};
 
 use crate::simd::{Isa, target_build};

@@ -12,7 +12,7 @@
 
 use std::{vec, vec::Vec};
 
-use super::body::{BodyPart, BodyStats, PartFrame, body_pass};
+use super::body::{BodyPart, BodyStats, MAX_BODY_PARTS, PartFrame, body_pass};
 use super::buffers::{StrandRest, StrandState, fill_rest};
 use super::frame::StepFrame;
 use super::layout::{LayoutError, StrandLayout};
@@ -133,6 +133,15 @@ fn rest_view<'a>(r: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
         z: &r[2],
         len: &r[3],
         inv_len: &r[4],
+    }
+}
+
+/// The rest view a step reads: the groom carried by the bones when
+/// skinned, else the groom itself.
+fn rest_now<'a>(skin: Option<&'a SimSkin>, rest: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
+    match skin {
+        Some(skin) => skin.rest(rest),
+        None => rest_view(rest),
     }
 }
 
@@ -400,10 +409,8 @@ impl StrandSim {
 
     /// The body pass over every strand, with the head at `head`.
     fn run_body(&mut self, head: &Pose, margin: Real) {
-        let rest = match &self.skin {
-            Some(skin) => skin.rest(&self.rest),
-            None => rest_view(&self.rest),
-        };
+        let threads = self.threads().min(self.layout.chunks());
+        let rest = rest_now(self.skin.as_ref(), &self.rest);
         let mut parts: heapless::Vec<BodyPart<'_>, MAX_BODY_PARTS> = heapless::Vec::new();
         for f in &self.body {
             let _ = parts.push(f.part());
@@ -411,7 +418,6 @@ impl StrandSim {
         // Strands are independent here too: the pass splits over the
         // threads like the step, and the bits do not depend on who ran what.
         let layout = self.layout;
-        let threads = (1 + self.pool.as_ref().map_or(0, Pool::helpers)).min(layout.chunks());
         let pushes = core::sync::atomic::AtomicUsize::new(0);
         let parts = &parts[..];
         for_each_claim(
@@ -431,10 +437,7 @@ impl StrandSim {
 
     fn run_steps(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
         let threads = self.threads().min(self.layout.chunks());
-        let rest = match &self.skin {
-            Some(skin) => skin.rest(&self.rest),
-            None => rest_view(&self.rest),
-        };
+        let rest = rest_now(self.skin.as_ref(), &self.rest);
         run_on(
             self.layout,
             self.isa,
@@ -680,9 +683,6 @@ impl StrandSim {
         penetrations(&layout, &st, &colliders, depth)
     }
 }
-
-/// Most body parts a sim collides with.
-pub const MAX_BODY_PARTS: usize = 8;
 
 /// Why [`StrandSim::set_body`] refused its parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
