@@ -23,6 +23,8 @@
 //!   instead of the head pose, opt-in per sim.
 //! - [`body`]: collision with body parts given as distance fields
 //!   (`collide::sdf`), a pass after each step, opt-in per sim.
+//! - [`volume`]: a density grid between steps that pushes clumped particles
+//!   apart without adding velocity, opt-in per sim.
 //! - `sim` (feature `std`): owned buffers and the multi-threaded driver;
 //!   `pool`: its parked helper threads.
 
@@ -43,6 +45,7 @@ pub mod reference;
 #[cfg(feature = "std")]
 pub mod sim;
 pub mod skin;
+pub mod volume;
 
 /// The clock and schedules (one clock for every solver: [`crate::clock`]).
 pub use crate::clock::{Schedule, StepClock, StepPlan};
@@ -59,6 +62,7 @@ pub use params::{PassCounts, StepCoefs, StrandParams};
 #[cfg(feature = "std")]
 pub use sim::{BodyError, BodyField, StrandSim};
 pub use skin::{BoneWeights, MAX_INFLUENCES, SkinError};
+pub use volume::{VolumeParams, VolumeStats};
 
 use crate::simd::{Isa, target_build};
 use kernel::{ChunkRest, ChunkState, Scratch, step_chunk};

@@ -20,11 +20,12 @@ use super::metrics::{LengthError, length_error, penetrations};
 use super::params::{StepCoefs, StrandParams};
 use super::pool::Pool;
 use super::skin::{BoneWeights, SkinError, check_weights, skin_rest};
+use super::volume::{self, BUCKETS, GridEntry, VolumeParams, VolumeScratch, VolumeStats};
 use super::{lanes_for, step_chunks_on};
 use crate::clock::{Schedule, StepClock};
 use crate::collide::SdfGrid;
 use crate::collide::{Collider, WorldCollider};
-use crate::math::{Pose, Real, Vec3};
+use crate::math::{Pose, Real, Vec3, ops};
 use crate::simd::Isa;
 
 mod lod;
@@ -59,7 +60,52 @@ pub struct StrandSim {
     body: Vec<BodyField>,
     /// The head pose of each step of the frame being run.
     step_poses: Vec<Pose>,
+    /// Whether the volume pass follows each step of the frame being run.
+    step_volume: Vec<bool>,
     last_body: BodyStats,
+    /// The volume pass after every step, with its grid ([`Self::set_volume`]).
+    volume: Option<SimVolume>,
+}
+
+/// Volume parameters and the grid they run on.
+#[derive(Debug)]
+struct SimVolume {
+    params: VolumeParams,
+    grid: VolumeBuffers,
+    last: VolumeStats,
+}
+
+/// The hashed grid and moves of the volume pass, sized to the layout.
+#[derive(Debug)]
+struct VolumeBuffers {
+    start: Vec<u32>,
+    entries: Vec<GridEntry>,
+    bucket_of: Vec<u32>,
+    moves: Vec<Vec3>,
+    touched: Vec<bool>,
+}
+
+impl VolumeBuffers {
+    fn new(layout: &StrandLayout) -> Self {
+        let n = layout.len();
+        Self {
+            start: vec![0; BUCKETS + 1],
+            entries: vec![GridEntry::default(); n],
+            bucket_of: vec![0; n],
+            moves: vec![Vec3::ZERO; n],
+            touched: vec![false; layout.strands()],
+        }
+    }
+
+    fn view(&mut self) -> VolumeScratch<'_> {
+        VolumeScratch {
+            start: &mut self.start,
+            entries: &mut self.entries,
+            bucket_of: &mut self.bucket_of,
+            moves: &mut self.moves,
+            touched: &mut self.touched,
+        }
+    }
 }
 
 /// A body part's distance field, owned: a grid of signed distances (see
@@ -233,7 +279,9 @@ impl StrandSim {
             rate: 1,
             body: Vec::new(),
             step_poses: Vec::with_capacity(16),
+            step_volume: Vec::with_capacity(16),
             last_body: BodyStats::default(),
+            volume: None,
         };
         sim.reset(pose);
         Ok(sim)
@@ -340,12 +388,14 @@ impl StrandSim {
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
         self.step_poses.clear();
+        self.step_volume.clear();
         for j in 0..plan.count {
             if !self.runs(plan.index(j)) {
                 continue;
             }
             let pose = pose_at(plan.time(j), plan.fraction(j));
             self.step_poses.push(pose);
+            self.step_volume.push(self.volume_runs(plan.index(j)));
             frames.push(StepFrame::new(
                 &pose,
                 &self.head_colliders,
@@ -363,6 +413,15 @@ impl StrandSim {
     /// Whether the clock's step `index` runs at the rate divisor.
     fn runs(&self, index: u64) -> bool {
         index.is_multiple_of(u64::from(self.rate))
+    }
+
+    /// Whether the volume pass follows the clock's step `index`: every
+    /// `every`-th step that runs, chosen by index (so by simulated time,
+    /// whatever the frame rate).
+    fn volume_runs(&self, index: u64) -> bool {
+        self.volume.as_ref().is_some_and(|v| {
+            index.is_multiple_of(u64::from(self.rate) * u64::from(v.params.every.max(1)))
+        })
     }
 
     /// The length of a step that runs, for clock steps of `h`.
@@ -383,6 +442,8 @@ impl StrandSim {
         frames.clear();
         self.step_poses.clear();
         self.step_poses.push(pose);
+        self.step_volume.clear();
+        self.step_volume.push(self.volume.is_some());
         frames.push(StepFrame::new(
             &pose,
             &self.head_colliders,
@@ -395,16 +456,72 @@ impl StrandSim {
     }
 
     fn run(&mut self, k: &StepCoefs, frames: &[StepFrame]) {
-        if self.body.is_empty() {
+        if self.body.is_empty() && self.volume.is_none() {
             self.run_steps(k, frames);
             return;
         }
-        // The body pass sees every strand after each step.
+        // The body and volume passes see every strand after each step.
         for (j, f) in frames.chunks(1).enumerate() {
             self.run_steps(k, f);
-            let head = self.step_poses.get(j).copied().unwrap_or(self.last_pose);
-            self.run_body(&head, k.margin);
+            if !self.body.is_empty() {
+                let head = self.step_poses.get(j).copied().unwrap_or(self.last_pose);
+                self.run_body(&head, k.margin);
+            }
+            if self.step_volume.get(j).copied().unwrap_or(false) {
+                let every = self.volume.as_ref().map_or(1, |v| v.params.every.max(1));
+                self.run_volume(k.h * every as Real);
+            }
         }
+    }
+
+    /// The volume pass over every strand, after a step of `h` seconds.
+    fn run_volume(&mut self, h: Real) {
+        let threads = self.threads();
+        let Some(v) = self.volume.as_mut() else {
+            return;
+        };
+        let layout = self.layout;
+        let rest = rest_now(self.skin.as_ref(), &self.rest);
+        let mut st = state_view(&mut self.state);
+        let mut g = v.grid.view();
+        let sorted = volume::sort(&layout, &st, v.params.spacing, &mut g);
+        if sorted == 0 {
+            v.last = VolumeStats::default();
+            return;
+        }
+        let spacing = v.params.spacing;
+        let (start, entries) = (&*g.start, &*g.entries);
+        let out = &mut g.moves[..sorted];
+        let pairs = match self.pool.as_mut() {
+            Some(pool) if threads > 1 => {
+                // Contiguous shares of the sorted particles, one per
+                // thread: each sum is the same whoever computes it.
+                let share = sorted.div_ceil(threads);
+                let parts: Vec<std::sync::Mutex<(usize, &mut [Vec3])>> = out
+                    .chunks_mut(share)
+                    .enumerate()
+                    .map(|(k, c)| std::sync::Mutex::new((k * share, c)))
+                    .collect();
+                let pairs = core::sync::atomic::AtomicUsize::new(0);
+                pool.run(&|who| {
+                    if let Some(part) = parts.get(who) {
+                        let mut part = part
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                        let (from, out) = &mut *part;
+                        let n = volume::moves(start, entries, *from, spacing, out);
+                        pairs.fetch_add(n, core::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+                pairs.into_inner()
+            }
+            _ => volume::moves(start, entries, 0, spacing, out),
+        };
+        let moved = volume::apply(&layout, &rest, &mut st, &v.params, h, sorted, &mut g);
+        v.last = VolumeStats {
+            pairs: pairs / 2,
+            moved,
+        };
     }
 
     /// The body pass over every strand, with the head at `head`.
@@ -487,6 +604,74 @@ impl StrandSim {
     #[must_use]
     pub fn body_stats(&self) -> BodyStats {
         self.last_body
+    }
+
+    /// Turns the volume pass on (`Some`) or off: after every step, free
+    /// particles closer than `params.spacing` to other strands' are pushed
+    /// apart without gaining velocity ([`super::volume`]). Allocates its
+    /// grid once; steps do not allocate. The steps of a frame then end on
+    /// every strand before the pass, so threads still give the same bits.
+    pub fn set_volume(&mut self, params: Option<VolumeParams>) {
+        self.volume = params.map(|params| match self.volume.take() {
+            Some(v) => SimVolume { params, ..v },
+            None => SimVolume {
+                params,
+                grid: VolumeBuffers::new(&self.layout),
+                last: VolumeStats::default(),
+            },
+        });
+    }
+
+    /// The volume parameters, when the pass is on.
+    #[must_use]
+    pub fn volume(&self) -> Option<VolumeParams> {
+        self.volume.as_ref().map(|v| v.params)
+    }
+
+    /// What the last volume pass did (default when off).
+    #[must_use]
+    pub fn volume_stats(&self) -> VolumeStats {
+        self.volume
+            .as_ref()
+            .map_or(VolumeStats::default(), |v| v.last)
+    }
+
+    /// Mean distance from each strand's root to the nearest other root, in
+    /// the groom's rest pose (0 with one strand): the strand spacing that
+    /// [`VolumeParams::for_spacing`] takes. Allocates a hashed grid.
+    #[must_use]
+    pub fn root_spacing(&self) -> Real {
+        let n = self.layout.strands();
+        let roots: Vec<Vec3> = (0..n)
+            .map(|s| {
+                let i = self.layout.index(s, 0);
+                Vec3::new(self.rest[0][i], self.rest[1][i], self.rest[2][i])
+            })
+            .collect();
+        if n < 2 {
+            return 0.0;
+        }
+        let mut sum = 0.0f64;
+        for (i, r) in roots.iter().enumerate() {
+            let mut best = Real::INFINITY;
+            for (j, q) in roots.iter().enumerate() {
+                if i != j {
+                    best = best.min((*r - *q).length_squared());
+                }
+            }
+            sum += f64::from(ops::sqrt(best));
+        }
+        (sum / n as f64) as Real
+    }
+
+    /// Pairs of free particles on different strands closer than `radius`
+    /// now ([`super::volume::close_pairs`]; allocates its hash).
+    #[must_use]
+    pub fn close_pairs(&mut self, radius: Real) -> u64 {
+        let layout = self.layout;
+        let mut grid = VolumeBuffers::new(&layout);
+        let st = state_view(&mut self.state);
+        super::volume::close_pairs(&layout, &st, radius, &mut grid.view())
     }
 
     /// Carries each strand's root by its bones from now on (linear blend
@@ -578,6 +763,8 @@ impl StrandSim {
             frames.push(frame);
             self.step_poses.clear();
             self.step_poses.push(head_j);
+            self.step_volume.clear();
+            self.step_volume.push(self.volume_runs(plan.index(j)));
             if let Some(skin) = self.skin.as_mut() {
                 let SimSkin {
                     last_bones,
