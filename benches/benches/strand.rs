@@ -1,11 +1,13 @@
 //! Criterion bench of the strand solver: one frame (two 1/60 s steps, the
 //! reference passes) of the standard 6,000 × 16 scene, one thread and two;
 //! the same scene on the 120 Hz clock at each level of detail's rate
-//! divisor (1, 2, 4: what hair far away costs); and the render strands
-//! interpolated from it (60,000 from its 6,000 guides, one thread).
+//! divisor (1, 2, 4: what hair far away costs); the same frame with the
+//! volume pass on (its default, a pass every second step), one thread and
+//! two; and the render strands interpolated from it (60,000 from its 6,000
+//! guides, one thread).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tress_core::strand::{FollowPlanBuf, Schedule, StrandParams};
+use tress_core::strand::{FollowPlanBuf, Schedule, StrandParams, VolumeParams};
 use tress_rig::groom::ProceduralGroom;
 use tress_rig::groom::scene::{standard_sim, turning_pose};
 
@@ -52,6 +54,30 @@ fn strand_lod(c: &mut Criterion) {
     g.finish();
 }
 
+/// A 60 fps frame of the standard scene on the 120 Hz clock with the
+/// volume pass at its defaults for the groom (`VolumeParams::for_spacing`),
+/// one thread and two: against `lod_frame_6000x16_divisor1` (the same
+/// frame without it) what volume costs.
+fn strand_volume(c: &mut Criterion) {
+    let groom = ProceduralGroom::default();
+    let mut g = c.benchmark_group("strand");
+    g.sample_size(20);
+    for threads in [1usize, 2] {
+        let mut sim = standard_sim(&groom, StrandParams::default(), Schedule::FIXED_120);
+        sim.set_threads(threads);
+        sim.set_volume(Some(VolumeParams::for_spacing(sim.root_spacing())));
+        let mut t = 0.0f64;
+        g.bench_function(format!("volume_frame_6000x16_threads{threads}"), |b| {
+            b.iter(|| {
+                t += 1.0 / 60.0;
+                let pose = turning_pose(groom.head_centre, t % 4.0);
+                sim.advance(1.0 / 60.0, |_, _| pose);
+            });
+        });
+    }
+    g.finish();
+}
+
 fn strand_interpolate(c: &mut Criterion) {
     let groom = ProceduralGroom::default();
     let mut sim = standard_sim(&groom, StrandParams::default(), Schedule::REFERENCE);
@@ -83,5 +109,11 @@ fn strand_interpolate(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, strand_frame, strand_lod, strand_interpolate);
+criterion_group!(
+    benches,
+    strand_frame,
+    strand_lod,
+    strand_volume,
+    strand_interpolate
+);
 criterion_main!(benches);

@@ -3,12 +3,15 @@
 //! colliders, tip swing past the follow position at head reversals, settling
 //! after the head stops, and the "gravity and length only" baseline.
 //!
-//! `cargo run --release -p tress-benches --bin strand-quality [-- SECONDS]`
+//! `cargo run --release -p tress-benches --bin strand-quality [-- SECONDS] [--volume]`
+//!
+//! With `--volume` the shape-and-colliders run has the volume pass on
+//! (`VolumeParams::for_groom`, issue #22 item 3).
 //!
 //! Exits non-zero when an acceptance figure is missed.
 
 use glam::Vec3;
-use tress_core::strand::{Schedule, StrandParams, StrandSim};
+use tress_core::strand::{Schedule, StrandParams, StrandSim, VolumeParams};
 use tress_rig::groom::ProceduralGroom;
 use tress_rig::groom::scene::{TURN_SECONDS, posed_colliders, standard_sim, turning_pose};
 
@@ -61,11 +64,14 @@ fn mean_tip_yaw(sim: &StrandSim, centre: Vec3, yaw: f32) -> f32 {
     (sum / n as f64) as f32
 }
 
-fn run(params: StrandParams, seconds: f64) -> Run {
+fn run(params: StrandParams, seconds: f64, volume: bool) -> Run {
     let groom = ProceduralGroom::default();
     let centre = groom.head_centre;
     let mut sim = standard_sim(&groom, params, Schedule::FIXED_120);
     sim.set_threads(2);
+    if volume {
+        sim.set_volume(Some(VolumeParams::for_spacing(sim.root_spacing())));
+    }
     let dt = 1.0f32 / 60.0;
     let frames = (seconds * 60.0).round() as usize;
     let mut r = Run {
@@ -105,9 +111,10 @@ fn run(params: StrandParams, seconds: f64) -> Run {
 
 fn main() {
     let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
+        .skip(1)
+        .find_map(|s| s.parse().ok())
         .unwrap_or(10.0);
+    let volume = std::env::args().any(|a| a == "--volume");
     let groom = ProceduralGroom::default();
     let free = groom.strands * (groom.particles - 1);
     println!(
@@ -117,8 +124,11 @@ fn main() {
     );
     let mut ok = true;
 
-    let full = run(StrandParams::default(), seconds);
-    println!("\n[shape + colliders] (StrandParams::default())");
+    let full = run(StrandParams::default(), seconds, volume);
+    println!(
+        "\n[shape + colliders] (StrandParams::default(){})",
+        if volume { ", volume on" } else { "" }
+    );
     println!(
         "  segment length error: worst-frame mean {:.4}%, max {:.4}%   (limits 1%, 3%)",
         full.worst_mean_len * 100.0,
@@ -183,7 +193,7 @@ fn main() {
         }
     }
 
-    let base = run(StrandParams::baseline(), seconds.min(6.0));
+    let base = run(StrandParams::baseline(), seconds.min(6.0), false);
     println!(
         "\n[baseline: gravity and length only] (StrandParams::baseline(), no colliders in the solver)"
     );
