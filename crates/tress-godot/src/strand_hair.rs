@@ -11,7 +11,7 @@ use godot::obj::EngineBitfield;
 use godot::prelude::*;
 use tress_core::collide::{Collider, WorldCollider};
 use tress_core::math::Vec3;
-use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim};
+use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim, VolumeParams};
 
 use crate::convert::{pose_and_scale, vec3, vector3};
 use crate::strand_follow::FollowRender;
@@ -138,6 +138,14 @@ pub struct TressStrandHair {
     #[var(set = set_render_ratio)]
     #[init(val = 1)]
     render_ratio: i32,
+    /// Keep the strands apart: after every second step, particles of
+    /// different strands closer than 0.6 of the groom's strand spacing are
+    /// pushed apart without gaining velocity (the volume pass). Off by
+    /// default: it costs about three times the step (docs/STRANDS.md
+    /// "Volume").
+    #[export]
+    #[var(set = set_keep_volume)]
+    keep_volume: bool,
     /// Pause the simulation while the node is hidden or its hair is off
     /// screen, and carry the strands with the attachment when it is seen
     /// again.
@@ -343,6 +351,7 @@ impl TressStrandHair {
         let sim = match StrandSim::from_points(m, &pts, self.params(), Schedule::FIXED_120, pose) {
             Ok(mut s) => {
                 s.set_threads(self.threads.max(1) as usize);
+                apply_volume(&mut s, self.keep_volume);
                 s
             }
             Err(e) => {
@@ -463,6 +472,32 @@ impl TressStrandHair {
         self.sim.as_ref().map_or(0, |s| {
             drawn_strands(self.follow.as_ref(), self.draw_stride, s) as i32
         })
+    }
+
+    /// Turns the volume pass on or off (at once, without a reload; the
+    /// strands keep their state).
+    #[func]
+    pub fn set_keep_volume(&mut self, on: bool) {
+        self.keep_volume = on;
+        if let Some(sim) = self.sim.as_mut() {
+            apply_volume(sim, on);
+        }
+    }
+
+    /// What the last volume pass did: `pairs` (particle pairs of different
+    /// strands closer than the kept spacing before it) and `moved`
+    /// (particles it pushed); zeros while `keep_volume` is off.
+    #[func]
+    pub fn get_volume_stats(&self) -> VarDictionary {
+        let s = self
+            .sim
+            .as_ref()
+            .map(StrandSim::volume_stats)
+            .unwrap_or_default();
+        let mut d = VarDictionary::new();
+        d.set("pairs", s.pairs as i64);
+        d.set("moved", s.moved as i64);
+        d
     }
 
     /// The detail level now: 0 full, 1 half (60 Hz, half the strands
@@ -1305,4 +1340,11 @@ fn write3(out: &mut [u8], v: Vec3) {
     out[0..4].copy_from_slice(&v.x.to_le_bytes());
     out[4..8].copy_from_slice(&v.y.to_le_bytes());
     out[8..12].copy_from_slice(&v.z.to_le_bytes());
+}
+
+/// The volume pass on `sim` at the defaults for its groom's strand spacing,
+/// or off.
+fn apply_volume(sim: &mut StrandSim, on: bool) {
+    let params = on.then(|| VolumeParams::for_spacing(sim.root_spacing()));
+    sim.set_volume(params);
 }
