@@ -118,11 +118,7 @@ func _procedural(tree: SceneTree) -> String:
 	var hair := _hair(head, TestUtil.repo_path("assets/tress_groom.tfx"), Vector3(0, y, 0))
 	if hair == null:
 		return "the procedural groom did not load"
-	var col := CollisionShape3D.new()
-	var s := SphereShape3D.new()
-	s.radius = 0.1
-	col.shape = s
-	hair.add_child(col)
+	TestUtil.add_head_sphere(hair)
 	_camera(stage, Vector3(0, y - 0.06, 0), Vector3(0.45, y + 0.12, 0.75))
 	await TestUtil.frames(tree, 45)
 	return await _shoot(tree, "procedural", [hair], [skin])

@@ -32,11 +32,7 @@ func run(tree: SceneTree) -> String:
 		h.groom_origin = Vector3(0, HEAD_Y, 0)
 		h.render_ratio = side[1]
 		head.add_child(h)
-		var col := CollisionShape3D.new()
-		var s := SphereShape3D.new()
-		s.radius = 0.1
-		col.shape = s
-		h.add_child(col)
+		TestUtil.add_head_sphere(h)
 		if not h.load_groom(TestUtil.repo_path(GROOM)):
 			return "could not load %s" % GROOM
 		hair.append(h)

@@ -54,11 +54,7 @@ func run(tree: SceneTree) -> String:
 	hair.strand_fraction = 0.05
 	hair.threads = 1
 	head.add_child(hair)
-	var col := CollisionShape3D.new()
-	var sphere := SphereShape3D.new()
-	sphere.radius = 0.1
-	col.shape = sphere
-	hair.add_child(col)
+	TestUtil.add_head_sphere(hair)
 	hair.set_process(false)
 	if not hair.load_groom(TestUtil.repo_path(GROOM)):
 		return "the procedural groom did not load"

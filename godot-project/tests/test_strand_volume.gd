@@ -19,11 +19,7 @@ func make_hair(head: Node3D, keep: bool) -> TressStrandHair:
 	hair.threads = 1
 	hair.keep_volume = keep
 	head.add_child(hair)
-	var col := CollisionShape3D.new()
-	var sphere := SphereShape3D.new()
-	sphere.radius = 0.1
-	col.shape = sphere
-	hair.add_child(col)
+	TestUtil.add_head_sphere(hair)
 	hair.set_process(false)
 	return hair
 

@@ -5,6 +5,15 @@ extends RefCounted
 static func repo_path(rel: String) -> String:
 	return ProjectSettings.globalize_path("res://").path_join("..").path_join(rel).simplify_path()
 
+## Gives `hair` (a TressStrandHair) the procedural groom's head to collide
+## with: a sphere of `radius` at its origin, as a CollisionShape3D child.
+static func add_head_sphere(hair: Node3D, radius := 0.1) -> void:
+	var col := CollisionShape3D.new()
+	var sphere := SphereShape3D.new()
+	sphere.radius = radius
+	col.shape = sphere
+	hair.add_child(col)
+
 ## Waits `n` process frames.
 static func frames(tree: SceneTree, n: int) -> void:
 	for i in n:

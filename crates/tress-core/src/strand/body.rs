@@ -56,19 +56,6 @@ pub struct BodyStats {
     pub pushes: usize,
 }
 
-fn point(s: &StrandState<'_>, i: usize) -> Vec3 {
-    Vec3::new(s.x[i], s.y[i], s.z[i])
-}
-
-fn shift(s: &mut StrandState<'_>, i: usize, d: Vec3) {
-    s.x[i] += d.x;
-    s.y[i] += d.y;
-    s.z[i] += d.z;
-    s.px[i] += d.x;
-    s.py[i] += d.y;
-    s.pz[i] += d.z;
-}
-
 /// The move that takes `p` to `margin` outside every part, part by part;
 /// `centres` are the parts' bound centres in the world.
 fn push_out(parts: &[BodyPart<'_>], centres: &[Vec3], head: &Pose, margin: Real, p: Vec3) -> Vec3 {
@@ -144,9 +131,9 @@ pub fn body_pass(
         let mut first = None;
         for q in 1..layout.particles() {
             let i = layout.index(strand, q) - base;
-            let d = push_out(parts, centres, head, margin, point(s, i));
+            let d = push_out(parts, centres, head, margin, s.at(i));
             if d != Vec3::ZERO && d.is_finite() {
-                shift(s, i, d);
+                s.shift(i, d);
                 stats.pushes += 1;
                 first.get_or_insert(q);
             }
@@ -175,11 +162,11 @@ fn restore_lengths(
     first: usize,
     out: impl Fn(Vec3) -> Vec3,
 ) {
-    let mut parent = point(s, layout.index(strand, first - 1) - base);
+    let mut parent = s.at(layout.index(strand, first - 1) - base);
     for q in first..layout.particles() {
         let g = layout.index(strand, q);
         let i = g - base;
-        let p = point(s, i);
+        let p = s.at(i);
         let len = rest.len[g];
         let mut fixed = p;
         for _ in 0..TURNS {
@@ -201,7 +188,7 @@ fn restore_lengths(
         if l_sq > 0.0 && l_sq.is_finite() && len > 0.0 {
             fixed = parent + d * (len / ops::sqrt(l_sq));
         }
-        shift(s, i, fixed - p);
+        s.shift(i, fixed - p);
         parent = fixed;
     }
 }

@@ -136,6 +136,24 @@ impl<'a> StrandState<'a> {
         Vec3::new(self.x[i], self.y[i], self.z[i])
     }
 
+    /// Current position of the particle at buffer index `i`.
+    #[must_use]
+    pub fn at(&self, i: usize) -> Vec3 {
+        Vec3::new(self.x[i], self.y[i], self.z[i])
+    }
+
+    /// Moves the particle at buffer index `i` and its previous position by
+    /// `d`: a move that adds no velocity (the passes after a step use it,
+    /// so nothing they push bounces back).
+    pub fn shift(&mut self, i: usize, d: Vec3) {
+        self.x[i] += d.x;
+        self.y[i] += d.y;
+        self.z[i] += d.z;
+        self.px[i] += d.x;
+        self.py[i] += d.y;
+        self.pz[i] += d.z;
+    }
+
     /// Reborrows the state for a shorter lifetime.
     pub fn reborrow(&mut self) -> StrandState<'_> {
         StrandState {

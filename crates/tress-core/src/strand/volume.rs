@@ -142,10 +142,6 @@ fn free_particles(layout: &StrandLayout) -> impl Iterator<Item = (usize, usize)>
         .flat_map(move |s| (1..layout.particles()).map(move |p| (s, layout.index(s, p))))
 }
 
-fn point(s: &StrandState<'_>, i: usize) -> Vec3 {
-    Vec3::new(s.x[i], s.y[i], s.z[i])
-}
-
 /// Cell coordinates of `p` for cells of edge `1 / inv`, each clamped to
 /// 21 bits (a million cells either way: a kilometre at a millimetre).
 /// The floor by a cast (exact on the clamped range, and the same on every
@@ -190,7 +186,7 @@ fn fill(layout: &StrandLayout, s: &StrandState<'_>, inv: Real, g: &mut VolumeScr
     let start = &mut g.start[..=BUCKETS];
     start.fill(0);
     for (_, i) in free_particles(layout) {
-        let p = point(s, i);
+        let p = s.at(i);
         g.bucket_of[i] = if p.is_finite() {
             let b = bucket(cell_of(p, inv));
             start[b] += 1;
@@ -217,7 +213,7 @@ fn fill(layout: &StrandLayout, s: &StrandState<'_>, inv: Real, g: &mut VolumeScr
             let b = b as usize;
             start[b] -= 1;
             g.entries[start[b] as usize] = GridEntry {
-                p: point(s, i),
+                p: s.at(i),
                 strand: strand as u32,
                 index: i as u32,
             };
@@ -344,7 +340,7 @@ pub fn apply(
         if len_sq > limit * limit {
             d *= limit / ops::sqrt(len_sq);
         }
-        shift(s, e.index as usize, d);
+        s.shift(e.index as usize, d);
         g.touched[e.strand as usize] = true;
         moved += 1;
     }
@@ -386,16 +382,6 @@ pub fn volume_pass(
     }
 }
 
-/// Moves particle `i` and its previous position by `d` (no velocity).
-fn shift(s: &mut StrandState<'_>, i: usize, d: Vec3) {
-    s.x[i] += d.x;
-    s.y[i] += d.y;
-    s.z[i] += d.z;
-    s.px[i] += d.x;
-    s.py[i] += d.y;
-    s.pz[i] += d.z;
-}
-
 /// Puts each segment of `strand` back to its rest length from the root
 /// out, moving previous positions by the same amount.
 fn restore_lengths(
@@ -404,15 +390,15 @@ fn restore_lengths(
     s: &mut StrandState<'_>,
     strand: usize,
 ) {
-    let mut parent = point(s, layout.index(strand, 0));
+    let mut parent = s.at(layout.index(strand, 0));
     for q in 1..layout.particles() {
         let i = layout.index(strand, q);
-        let p = point(s, i);
+        let p = s.at(i);
         let d = p - parent;
         let l_sq = d.length_squared();
         if l_sq > 0.0 && l_sq.is_finite() && rest.len[i] > 0.0 {
             let fixed = parent + d * (rest.len[i] / ops::sqrt(l_sq));
-            shift(s, i, fixed - p);
+            s.shift(i, fixed - p);
             parent = fixed;
         } else {
             parent = p;
