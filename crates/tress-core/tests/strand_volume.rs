@@ -310,6 +310,35 @@ fn bad_input_stays_contained() {
     assert_eq!(short.state, before);
 }
 
+/// A spacing of 10 m on hair 2 cm across (a unit mistake) makes every
+/// particle a neighbour of every other: each particle's push looks at no
+/// more than `MAX_CANDIDATES` of them, so the pass stays bounded (about
+/// 2.4 million looks, not 10 million) and finite.
+#[test]
+fn a_spacing_far_too_large_stays_bounded() {
+    let mut rng = Lcg(3);
+    let pts: Vec<Vec3> = (0..300 * 16)
+        .map(|_| Vec3::new(rng.next(), rng.next(), rng.next()) * 0.02)
+        .collect();
+    let mut b = Bufs::new(300, 16, |s, p| pts[s * 16 + p], Vec3::ZERO);
+    let params = VolumeParams {
+        spacing: 10.0,
+        ..VolumeParams::default()
+    };
+    let stats = b
+        .with(|layout, rest, st, g| volume::volume_pass(layout, rest, st, &params, 1.0 / 120.0, g));
+    let free = 300 * 15;
+    assert!(
+        stats.pairs > 0 && stats.pairs <= free * volume::MAX_CANDIDATES / 2,
+        "{stats:?}"
+    );
+    for s in 0..300 {
+        for p in 0..16 {
+            assert!(b.point(s, p).is_finite());
+        }
+    }
+}
+
 /// 300 strands of 10 particles over the crown of a head sphere, about
 /// 1.5 mm apart, combed one way, the head turning.
 fn packed_sim(volume: Option<VolumeParams>, threads: usize) -> StrandSim {

@@ -226,13 +226,18 @@ fn fill(layout: &StrandLayout, s: &StrandState<'_>, inv: Real, g: &mut VolumeScr
 /// `radius` of entry `e` (`d` from it to `e`), each once, in a fixed order.
 /// Cells are twice the radius, so the neighbours lie in the 2 × 2 × 2
 /// cells on the side of `e`'s cell that `e` is nearest: eight lookups.
+/// At most `cap` particles of the block are looked at (in that fixed order):
+/// a spacing far larger than the hair's would otherwise make every particle
+/// look at every other.
 fn for_neighbours(
     start: &[u32],
     entries: &[GridEntry],
     e: &GridEntry,
     radius: Real,
+    cap: usize,
     mut f: impl FnMut(&GridEntry, Vec3, Real),
 ) {
+    let mut left = cap;
     let inv = 0.5 / radius;
     let c = cell_of(e.p, inv);
     let r_sq = radius * radius;
@@ -255,8 +260,10 @@ fn for_neighbours(
         for yb in ys {
             for xb in xs {
                 let b = xb | yb | zb;
-                let range = start[b] as usize..start[b + 1] as usize;
-                for o in &entries[range] {
+                let (from, to) = (start[b] as usize, start[b + 1] as usize);
+                let n = (to - from).min(left);
+                left -= n;
+                for o in &entries[from..from + n] {
                     if o.strand != e.strand {
                         let d = e.p - o.p;
                         let d_sq = d.length_squared();
@@ -265,10 +272,20 @@ fn for_neighbours(
                         }
                     }
                 }
+                if left == 0 {
+                    return;
+                }
             }
         }
     }
 }
+
+/// Particles one particle's push looks at, at most ([`for_neighbours`]):
+/// about eight times the most any particle of the standard groom looks at
+/// through the head-turn run (30), so only a spacing far beyond the groom's
+/// own (a unit mistake) reaches it, and the pass then stays bounded instead
+/// of looking at every pair.
+pub const MAX_CANDIDATES: usize = 256;
 
 /// Sorts the free particles of `s` into the grid for `spacing`; returns
 /// how many there are (the first that many of `g.entries`), 0 when `g`
@@ -299,7 +316,7 @@ pub fn moves(
     let mut pairs = 0usize;
     for (e, mv) in entries[from..].iter().zip(out.iter_mut()) {
         let mut m = Vec3::ZERO;
-        for_neighbours(start, entries, e, spacing, |_, d, d_sq| {
+        for_neighbours(start, entries, e, spacing, MAX_CANDIDATES, |_, d, d_sq| {
             pairs += 1;
             if d_sq > 0.0 {
                 let dist = ops::sqrt(d_sq);
@@ -419,7 +436,7 @@ pub fn close_pairs(
     let m = sort(layout, s, radius, g);
     let mut pairs = 0u64;
     for e in &g.entries[..m] {
-        for_neighbours(g.start, g.entries, e, radius, |o, _, _| {
+        for_neighbours(g.start, g.entries, e, radius, usize::MAX, |o, _, _| {
             if o.index > e.index {
                 pairs += 1;
             }
