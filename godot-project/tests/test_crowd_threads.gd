@@ -104,5 +104,32 @@ func run(tree: SceneTree) -> String:
 	if moved < PAIRS * 20:
 		return "only %d bone poses left their rest pose" % moved
 	print("crowd threads: %d pairs equal for %d frames, %d moved bone poses at the end" % [PAIRS, FRAMES, moved])
+	var why := await _reparented(tree, crowd[0], joined_hairs[0])
 	TressSpringHair.set_crowd_threads(1)
+	return why
+
+## A joined hair moved to another avatar's skeleton (that avatar's own hair
+## freed) poses the new skeleton's hair bones and leaves the old one's: the
+## hair's skeleton is taken again when it enters the tree.
+func _reparented(tree: SceneTree, old: Probe, hair: TressSpringHair) -> String:
+	var other := TressAvatar.new()
+	other.position = Vector3(-3, 0, 0)
+	tree.root.add_child(other)
+	if not other.load_vrm(TestUtil.repo_path("assets/tress_avatar.vrm")):
+		return "cannot load the built-in avatar"
+	other.get_hair_node().free()
+	var fresh := Probe.new(other.get_skeleton())
+	var bone := old.skel.find_bone("HairFrontLockL_2")
+	if bone < 0:
+		return "the built-in avatar has no bone HairFrontLockL_2"
+	var rest_pose := other.get_skeleton().get_bone_pose(bone)
+	hair.reparent(other.get_skeleton(), false)
+	var moved_new := false
+	for f in 10:
+		await tree.process_frame
+		moved_new = moved_new or fresh.poses[bone] != rest_pose
+	if not moved_new:
+		return "the reparented hair never posed its new skeleton's bone"
+	if old.poses[bone] != rest_pose:
+		return "the reparented hair still poses its old skeleton (%s)" % old.poses[bone]
 	return ""

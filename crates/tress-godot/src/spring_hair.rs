@@ -265,6 +265,11 @@ pub struct TressSpringHair {
     /// The pool slot of this hair's step while it is out (its solver is in
     /// the job; `crowd::settle` puts it back).
     pub(crate) crowd_flight: Option<usize>,
+    /// The parent skeleton while the node is in the tree (what
+    /// `get_skeleton()` returns then): set on entering the tree and cleared
+    /// on leaving it, so a crowd of hairs asks the engine for none of them
+    /// each frame (a reparent leaves and enters the tree again).
+    pub(crate) skeleton_in_tree: Option<Gd<Skeleton3D>>,
     base: Base<SkeletonModifier3D>,
 }
 
@@ -317,6 +322,10 @@ impl ISkeletonModifier3D for TressSpringHair {
     }
 
     fn enter_tree(&mut self) {
+        self.skeleton_in_tree = self
+            .base()
+            .get_parent()
+            .and_then(|p| p.try_cast::<Skeleton3D>().ok());
         if !Engine::singleton().is_editor_hint() {
             crowd::join(self.to_gd());
         }
@@ -324,6 +333,7 @@ impl ISkeletonModifier3D for TressSpringHair {
 
     fn exit_tree(&mut self) {
         crowd::leave(self);
+        self.skeleton_in_tree = None;
     }
 
     fn process_modification(&mut self) {

@@ -74,6 +74,9 @@ struct CrowdTiming {
 }
 
 thread_local! {
+    /// The engine singleton, fetched once: every joined hair asks it for
+    /// the frame each frame.
+    static ENGINE: Gd<Engine> = Engine::singleton();
     static CROWD: RefCell<Crowd> = const {
         RefCell::new(Crowd {
             threads: 1,
@@ -193,10 +196,10 @@ pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool
     if threads <= 1 || !me.step_with_crowd {
         return false;
     }
-    let Some(skel) = me.base().get_skeleton() else {
+    let Some(skel) = me.skeleton_in_tree.clone() else {
         return false;
     };
-    let frame = Engine::singleton().get_process_frames();
+    let frame = ENGINE.with(|e| e.get_process_frames());
     if CROWD.with_borrow(|c| c.stepped_frame != Some(frame)) {
         // A physics-process skeleton updates before the idle animation
         // players have run: never the one that starts the idle frame's
@@ -236,8 +239,8 @@ fn prepare_member(hair: &mut TressSpringHair, clock: (u64, f64)) -> Option<(f32,
     if !base.is_active() || !base.can_process() {
         return None;
     }
-    let skel = base.get_skeleton()?;
     drop(base);
+    let skel = hair.skeleton_in_tree.clone()?;
     if skel.get_modifier_callback_mode_process() != ModifierCallbackModeProcess::IDLE {
         return None;
     }
