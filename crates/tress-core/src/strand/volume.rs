@@ -280,7 +280,7 @@ fn for_neighbours(
     }
 }
 
-/// Particles one particle's push looks at, at most ([`for_neighbours`]):
+/// Particles one particle's push looks at, at most (in the fixed order of its block):
 /// about eight times the most any particle of the standard groom looks at
 /// through the head-turn run (30), so only a spacing far beyond the groom's
 /// own (a unit mistake) reaches it, and the pass then stays bounded instead
