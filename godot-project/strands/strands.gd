@@ -5,6 +5,8 @@
 ## still; "Turn again" restarts that. "Camera far" steps the camera back to
 ## 20 m, where both hairs drop to quarter detail (30 Hz steps, a quarter of
 ## the strands drawn; the overlay says which level each side runs).
+## "Volume" turns the right hair's volume pass on (`keep_volume`: strands
+## kept apart; the overlay counts the particles the last pass pushed).
 ##
 ## The right head draws 60,000 strands interpolated from its 6,000 simulated
 ## ones (render_ratio 10); the left draws its simulated strands.
@@ -116,6 +118,10 @@ func _ui() -> void:
 	far.text = "Camera far"
 	far.toggled.connect(set_camera_far)
 	row.add_child(far)
+	var volume := CheckButton.new()
+	volume.text = "Volume"
+	volume.toggled.connect(func(on: bool) -> void: right.keep_volume = on)
+	row.add_child(volume)
 	scale_label = Label.new()
 	scale_label.text = "shape stiffness ×1"
 	box.add_child(scale_label)
@@ -142,7 +148,10 @@ func _process(delta: float) -> void:
 	var yaw := deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0
 	for h in heads:
 		h.rotation = Vector3(0, yaw, 0)
-	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which interpolation %.1f ms); detail %s, %d Hz" % [
+	var volume := "off"
+	if right.keep_volume:
+		volume = "%d particles pushed" % right.get_volume_stats()["moved"]
+	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which interpolation %.1f ms); detail %s, %d Hz; volume %s" % [
 		right.strand_count(), right.get_render_strand_count(),
 		right.get_last_update_usec() / 1000.0, right.get_last_interpolation_usec() / 1000.0,
-		DETAIL[right.get_lod_level()], 120 / right.get_rate_divisor()]
+		DETAIL[right.get_lod_level()], 120 / right.get_rate_divisor(), volume]

@@ -3,6 +3,8 @@
 ## the left baseline drops through; saves screenshots of both moments. Then
 ## the camera steps back to 20 m: both hairs drop to quarter detail (a quarter
 ## of the strands drawn, 30 Hz) and stay on their heads (`strands_far`).
+## On the way, the demo's "Volume" turns the right hair's volume pass on for
+## a head turn: it pushes particles apart and keeps them out of the head.
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
@@ -36,6 +38,15 @@ func run(tree: SceneTree) -> String:
 		return "the baseline kept every strand outside the head: the comparison shows nothing"
 	if err > 0.03:
 		return "segment length error %.3f > 3%%" % err
+	demo.right.keep_volume = true
+	demo.t = 0.0
+	await TestUtil.frames(tree, 30)
+	var pushed: int = demo.right.get_volume_stats()["moved"]
+	inside_right = demo.right.count_inside_sphere(centre_r, 0.1, 0.002)
+	print("volume on for a turn: %d particles pushed by the last pass, %d inside the head" % [pushed, inside_right])
+	if pushed <= 0 or inside_right != 0:
+		return "volume on: %d particles pushed, %d inside the head (want some, none)" % [pushed, inside_right]
+	demo.right.keep_volume = false
 	demo.set_shape_scale(0.08)
 	await TestUtil.frames(tree, 10)
 	demo.set_shape_scale(1.0)
