@@ -6,7 +6,8 @@
 //! `cargo run --release -p tress-benches --bin strand-quality [-- SECONDS] [--volume]`
 //!
 //! With `--volume` the shape-and-colliders run has the volume pass on
-//! (`VolumeParams::for_groom`, issue #22 item 3).
+//! (`VolumeParams::for_spacing` of the groom's `root_spacing`, issue #22
+//! item 3).
 //!
 //! Exits non-zero when an acceptance figure is missed.
 

@@ -322,10 +322,7 @@ impl ISkeletonModifier3D for TressSpringHair {
     }
 
     fn enter_tree(&mut self) {
-        self.skeleton_in_tree = self
-            .base()
-            .get_parent()
-            .and_then(|p| p.try_cast::<Skeleton3D>().ok());
+        self.skeleton_in_tree = self.parent_as_skeleton();
         if !Engine::singleton().is_editor_hint() {
             crowd::join(self.to_gd());
         }
@@ -1266,14 +1263,18 @@ impl TressSpringHair {
     /// is inside the scene tree, and avatars are often configured before
     /// they are added.
     fn parent_skeleton(&self) -> Option<Gd<Skeleton3D>> {
-        let skel = self
-            .base()
-            .get_parent()
-            .and_then(|p| p.try_cast::<Skeleton3D>().ok());
+        let skel = self.parent_as_skeleton();
         if skel.is_none() {
             godot_error!("TressSpringHair: add it as a child of a Skeleton3D before configuring");
         }
         skel
+    }
+
+    /// The parent as a Skeleton3D, if it is one.
+    fn parent_as_skeleton(&self) -> Option<Gd<Skeleton3D>> {
+        self.base()
+            .get_parent()
+            .and_then(|p| p.try_cast::<Skeleton3D>().ok())
     }
 
     /// Whether the animation player is playing; keeps `animated` (the

@@ -3,7 +3,7 @@
 //! Strands do not see each other in the step. This pass, run after each
 //! fixed step over all strands, finds the free particles of other strands
 //! within a spacing of each free particle (through a hashed grid of cells
-//! of that spacing), takes the overlap as a density above the target one
+//! of twice that spacing), takes the overlap as a density above the target one
 //! (a particle alone in its neighbourhood), and moves each particle down
 //! that density's gradient: away from its neighbours by a share of the
 //! overlap per step, bounded. The move is applied to the previous position
@@ -23,7 +23,8 @@
 //! not change its bits); [`apply`] moves them and restores lengths. The
 //! pass runs once per fixed step, so thread counts, instruction sets and
 //! frame rates give the same bits. [`volume_pass`] runs all three on one
-//! thread.
+//! thread, [`volume_pass_with`] with the sums done by the caller (split
+//! over its threads).
 //!
 //! Caller-owned buffers ([`VolumeScratch`]), no allocation.
 
@@ -52,6 +53,12 @@ pub struct VolumeParams {
 }
 
 impl VolumeParams {
+    /// Steps between passes as the sim runs them: `every`, at least 1.
+    #[must_use]
+    pub fn period(&self) -> u32 {
+        self.every.max(1)
+    }
+
     /// The pass for a groom whose strands are `strand_spacing` apart (the
     /// mean distance from a root to the nearest other root,
     /// `StrandSim::root_spacing`): particles of different strands kept
@@ -81,7 +88,7 @@ impl Default for VolumeParams {
 
 /// Cells per axis of the tile the hash folds space onto: neighbouring
 /// cells land in neighbouring buckets (Morton order within the tile), so a
-/// particle's 27 lookups stay in cache.
+/// particle's eight lookups stay in cache.
 const TILE_BITS: u32 = 6;
 /// Buckets of the hashed grid: one per cell of a tile.
 pub const BUCKETS: usize = 1 << (3 * TILE_BITS);
@@ -382,17 +389,29 @@ pub fn volume_pass(
     h: Real,
     g: &mut VolumeScratch<'_>,
 ) -> VolumeStats {
+    volume_pass_with(layout, rest, s, params, h, g, |start, entries, out| {
+        moves(start, entries, 0, params.spacing, out)
+    })
+}
+
+/// [`volume_pass`] with the pushes summed by `sums(start, entries, out)`:
+/// [`moves`] of every sorted particle into `out` (its length), in any split
+/// (each sum has the same bits whoever computes it), returning the
+/// neighbours counted.
+pub fn volume_pass_with(
+    layout: &StrandLayout,
+    rest: &StrandRest<'_>,
+    s: &mut StrandState<'_>,
+    params: &VolumeParams,
+    h: Real,
+    g: &mut VolumeScratch<'_>,
+    sums: impl FnOnce(&[u32], &[GridEntry], &mut [Vec3]) -> usize,
+) -> VolumeStats {
     let sorted = sort(layout, s, params.spacing, g);
     if sorted == 0 {
         return VolumeStats::default();
     }
-    let pairs = moves(
-        g.start,
-        g.entries,
-        0,
-        params.spacing,
-        &mut g.moves[..sorted],
-    );
+    let pairs = sums(g.start, g.entries, &mut g.moves[..sorted]);
     VolumeStats {
         pairs: pairs / 2,
         moved: apply(layout, rest, s, params, h, sorted, g),
