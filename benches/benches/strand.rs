@@ -7,6 +7,8 @@
 //! guides, one thread).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tress_core::math::Vec3;
+use tress_core::strand::follow_copy::copy_points;
 use tress_core::strand::{FollowPlanBuf, Schedule, StrandParams, VolumeParams};
 use tress_rig::groom::ProceduralGroom;
 use tress_rig::groom::scene::{standard_sim, turning_pose};
@@ -106,6 +108,22 @@ fn strand_interpolate(c: &mut Criterion) {
             b.iter(|| plan.interpolate(&sim, &pose, fix, &mut x, &mut y, &mut z));
         });
     }
+    // The shader path (what TressStrandHair draws): per frame the CPU packs
+    // the 6,000 guides into the texture the vertex shader places the 60,000
+    // render strands from; and the same placement done on the CPU instead.
+    let mut texels = vec![0.0; plan.texels_len()];
+    g.bench_function("guide_texels_6000_for_60000", |b| {
+        b.iter(|| plan.guide_texels(&sim, &pose, &mut texels));
+    });
+    let (guide, offset) = plan.copies();
+    let (guide, offset) = (guide.to_vec(), offset.to_vec());
+    let mut pts = vec![Vec3::ZERO; n];
+    g.bench_function("copy_60000_from_6000_on_cpu", |b| {
+        b.iter(|| {
+            plan.guide_texels(&sim, &pose, &mut texels);
+            copy_points(&texels, plan.particles(), &guide, &offset, &mut pts);
+        });
+    });
     g.finish();
 }
 

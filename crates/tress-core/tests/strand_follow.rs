@@ -255,3 +255,108 @@ fn one_guide_and_degenerate_guides_stay_finite() {
     assert!(out.iter().flatten().all(|f| f.is_finite()));
     let _ = &mut plan;
 }
+
+/// The shader-side copy (`follow_copy`), worked by hand: a straight guide
+/// hanging along −Y with rest root normal +X has root frame N = +X,
+/// T = −Y, B = T × N = +Z; the offset (a, b, c) = (0.01, 0.02, 0.003)
+/// moves every particle by (0.01, −0.003, 0.02). Turning the head a
+/// quarter turn about +Y carries the normal to −Z and the binormal to +X.
+#[test]
+fn a_copy_moves_its_guide_by_the_offset_in_the_root_frame() {
+    use tress_core::strand::StrandLayout;
+    use tress_core::strand::follow_copy::{copy_points, texels_per_guide, write_guide_texels};
+    let layout = StrandLayout::new(1, 4).unwrap();
+    let (mut x, mut y, mut z) = (
+        vec![0.0; layout.len()],
+        vec![0.0; layout.len()],
+        vec![0.0; layout.len()],
+    );
+    for i in 0..4 {
+        let j = layout.index(0, i);
+        (x[j], y[j], z[j]) = (0.5, 2.0 - 0.1 * i as Real, -1.0);
+    }
+    let mut tex = vec![0.0; texels_per_guide(4) * 4];
+    let offset = [[0.01, 0.02, 0.003]];
+    let mut out = [Vec3::ZERO; 4];
+    write_guide_texels(
+        &layout,
+        (&x, &y, &z),
+        tress_core::math::Mat3::IDENTITY,
+        &[Vec3::X],
+        &[1.0; 4],
+        &mut tex,
+    );
+    copy_points(&tex, 4, &[0], &offset, &mut out);
+    for (i, p) in out.iter().enumerate() {
+        let want = Vec3::new(0.51, 2.0 - 0.1 * i as Real - 0.003, -0.98);
+        assert!(
+            (*p - want).length() < 1e-6,
+            "particle {i}: {p} against {want}"
+        );
+    }
+    // The guide itself, turned with the head: the strand still hangs along
+    // −Y, the normal is now −Z and the binormal (−Y) × (−Z) = +X.
+    let quarter =
+        tress_core::math::Mat3::from_quat(Quat::from_rotation_y(core::f32::consts::FRAC_PI_2));
+    write_guide_texels(
+        &layout,
+        (&x, &y, &z),
+        quarter,
+        &[Vec3::X],
+        &[1.0; 4],
+        &mut tex,
+    );
+    copy_points(&tex, 4, &[0], &offset, &mut out);
+    let want = Vec3::new(0.52, 2.0 - 0.003, -1.01);
+    assert!(
+        (out[0] - want).length() < 1e-6,
+        "root {} against {want}",
+        out[0]
+    );
+}
+
+/// Coincident particles (a zero first segment) give a zero tangent and
+/// binormal, and a normal along the first segment a zero normal and
+/// binormal: finite frames, so a copy is never placed at NaN.
+#[test]
+fn a_degenerate_guide_gives_a_finite_copy() {
+    use tress_core::strand::follow_copy::root_frame;
+    let p = Vec3::new(0.1, 0.2, 0.3);
+    assert_eq!(root_frame(p, p, Vec3::X), [Vec3::X, Vec3::ZERO, Vec3::ZERO]);
+    let [n, b, t] = root_frame(p, p - Vec3::Y, Vec3::Y);
+    assert_eq!((n, b), (Vec3::ZERO, Vec3::ZERO));
+    assert_eq!(t, -Vec3::Y);
+}
+
+/// The spread by hand: guide 0 hangs straight down in 0.1 m segments;
+/// guide 1 starts 0.01 m beside it and leans away 0.005 m per particle, so
+/// their distance at particle i is 0.01 + 0.005 i: ratios 1, 1.5, 2, 2.5.
+/// With copies reaching 1 mm a step of the spread may be 0.01 × 0.1 / 0.001
+/// = 1 (no limit); reaching 1 cm, 0.1 (1, 1.1, 1.2, 1.3). A guide without
+/// neighbours keeps 1; far apart, the ratio stops at 4.
+#[test]
+fn the_spread_follows_the_nearest_neighbour_within_its_step_limit() {
+    use tress_core::strand::follow_copy::spread;
+    let strand = |x0: Real, lean: Real| -> Vec<Vec3> {
+        (0..4)
+            .map(|i| Vec3::new(x0 + lean * i as Real, -0.1 * i as Real, 0.0))
+            .collect()
+    };
+    let pts: Vec<Vec3> = [strand(0.0, 0.0), strand(0.01, 0.005)].concat();
+    let none = u32::MAX;
+    let near = [[1, none, none], [0, none, none]];
+    let mut out = [0.0; 8];
+    spread(&pts, 4, &near, &[0.001, 0.001], &mut out);
+    for (got, want) in out[..4].iter().zip([1.0, 1.5, 2.0, 2.5]) {
+        assert!((got - want).abs() < 1e-5, "{:?}", &out[..4]);
+    }
+    spread(&pts, 4, &near, &[0.01, 0.01], &mut out);
+    for (got, want) in out[..4].iter().zip([1.0, 1.1, 1.2, 1.3]) {
+        assert!((got - want).abs() < 1e-5, "{:?}", &out[..4]);
+    }
+    spread(&pts, 4, &[[none; 3], [none; 3]], &[0.001, 0.001], &mut out);
+    assert_eq!(out, [1.0; 8]);
+    let far: Vec<Vec3> = [strand(0.0, 0.0), strand(0.01, 0.05)].concat();
+    spread(&far, 4, &near, &[0.001, 0.001], &mut out);
+    assert_eq!(out[3], 4.0);
+}

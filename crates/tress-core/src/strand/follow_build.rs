@@ -19,6 +19,7 @@ use super::follow::{
     FRAME_COMPONENTS, FollowCoefs, FollowError, FollowPlan, GUIDES_PER_STRAND, guide_frames,
     interpolate_on,
 };
+use super::follow_copy;
 use super::layout::{MAX_PARTICLES, StrandLayout};
 use super::sim::StrandSim;
 use crate::math::{Mat3, Pose, Real, Vec3, ops};
@@ -34,6 +35,12 @@ pub struct FollowPlanBuf {
     rest_len: Vec<Real>,
     root_normal: Vec<Vec3>,
     frames: Vec<Real>,
+    /// Per render strand, its nearest guide and its root offset in that
+    /// guide's root frame: the shader-side copy ([`super::follow_copy`]).
+    copy_guide: Vec<u32>,
+    copy_offset: Vec<[Real; 3]>,
+    /// Per guide particle, how far its copies spread ([`follow_copy::spread`]).
+    spread: Vec<Real>,
     isa: Isa,
 }
 
@@ -67,6 +74,9 @@ impl FollowPlanBuf {
             rest_len: vec![0.0; render_roots.len() * particles],
             root_normal: rest.root_normal.clone(),
             frames: rest.frames.clone(),
+            copy_guide: Vec::with_capacity(render_roots.len()),
+            copy_offset: Vec::with_capacity(render_roots.len()),
+            spread: vec![0.0; rest.guides * particles],
             isa: Isa::detect(),
         };
         for &root in render_roots {
@@ -74,7 +84,25 @@ impl FollowPlanBuf {
             let (index, coefs) = rest.blend(root, &near);
             plan.guide_index.push(index);
             plan.coefs.push(coefs);
+            plan.copy_guide.push(index[0]);
+            plan.copy_offset
+                .push(rest.copy_offset(index[0] as usize, root));
         }
+        let neighbours: Vec<[u32; GUIDES_PER_STRAND]> = (0..rest.guides)
+            .map(|g| grid.nearest(&rest.roots, rest.roots[g], g).map(|(_, k)| k))
+            .collect();
+        let mut reach = vec![0.0; rest.guides];
+        for (&g, o) in plan.copy_guide.iter().zip(&plan.copy_offset) {
+            let r = &mut reach[g as usize];
+            *r = Vec3::from_array(*o).length().max(*r);
+        }
+        follow_copy::spread(
+            guide_points,
+            particles,
+            &neighbours,
+            &reach,
+            &mut plan.spread,
+        );
         plan.measure_rest_lengths();
         Ok(plan)
     }
@@ -133,6 +161,67 @@ impl FollowPlanBuf {
             rest_len: &self.rest_len,
             root_normal: &self.root_normal,
         }
+    }
+
+    /// Per render strand, the guide it copies (its nearest) and its root
+    /// offset `(a, b, c)` in that guide's root frame, for
+    /// [`follow_copy::copy_points`] and the hair shader.
+    #[must_use]
+    pub fn copies(&self) -> (&[u32], &[[Real; 3]]) {
+        (&self.copy_guide, &self.copy_offset)
+    }
+
+    /// Per guide, its rest root normal in the head frame (what
+    /// [`follow_copy::write_guide_texels`] turns with the head).
+    #[must_use]
+    pub fn root_normals(&self) -> &[Vec3] {
+        &self.root_normal
+    }
+
+    /// Floats of the guide texture: `guides × texels_per_guide × 4`.
+    #[must_use]
+    pub fn texels_len(&self) -> usize {
+        self.guides * follow_copy::texels_per_guide(self.particles) * follow_copy::TEXEL_FLOATS
+    }
+
+    /// Writes the guide texture ([`follow_copy`]) from `sim` (whose first
+    /// [`Self::guides`] strands are the guides) with the head at `pose`.
+    ///
+    /// # Panics
+    /// When the sim has fewer strands or other particles than the plan, or
+    /// `out` is shorter than [`Self::texels_len`].
+    pub fn guide_texels(&self, sim: &StrandSim, pose: &Pose, out: &mut [Real]) {
+        assert_eq!(sim.layout().particles(), self.particles, "particle count");
+        follow_copy::write_guide_texels(
+            sim.layout(),
+            sim.positions(),
+            Mat3::from_quat(pose.rot),
+            &self.root_normal,
+            &self.spread,
+            out,
+        );
+    }
+
+    /// [`Self::guide_texels`] handing each texel (index, RGBA) to `put`
+    /// ([`follow_copy::for_each_guide_texel`]).
+    ///
+    /// # Panics
+    /// When the sim has fewer strands or other particles than the plan.
+    pub fn for_each_guide_texel(
+        &self,
+        sim: &StrandSim,
+        pose: &Pose,
+        put: impl FnMut(usize, [Real; follow_copy::TEXEL_FLOATS]),
+    ) {
+        assert_eq!(sim.layout().particles(), self.particles, "particle count");
+        follow_copy::for_each_guide_texel(
+            sim.layout(),
+            sim.positions(),
+            Mat3::from_quat(pose.rot),
+            &self.root_normal,
+            &self.spread,
+            put,
+        );
     }
 
     /// Render strands.
@@ -306,6 +395,22 @@ impl GuideRest {
         let gm = self.guides * self.particles;
         let at = |c: usize| self.frames[c * gm + g * self.particles];
         Vec3::new(at(comp), at(comp + 1), at(comp + 2))
+    }
+
+    /// Particle `i` of guide `g` at rest.
+    fn point(&self, g: usize, i: usize) -> Vec3 {
+        let gm = self.guides * self.particles;
+        let at = |c: usize| self.frames[c * gm + g * self.particles + i];
+        Vec3::new(at(0), at(1), at(2))
+    }
+
+    /// `root`'s offset from guide `g`'s root in the guide's rest root frame
+    /// as [`follow_copy::root_frame`] builds it.
+    fn copy_offset(&self, g: usize, root: Vec3) -> [Real; 3] {
+        let [n, b, t] =
+            follow_copy::root_frame(self.point(g, 0), self.point(g, 1), self.root_normal[g]);
+        let o = root - self.roots[g];
+        [o.dot(n), o.dot(b), o.dot(t)]
     }
 
     /// Guide indices and coefficients for a render root given its nearest

@@ -18,7 +18,9 @@
 //!   [`lanes`]: the branch-free lane math the kernel inlines.
 //! - [`metrics`]: length error and penetration counts.
 //! - [`follow`]: render strands interpolated from the simulated guides;
-//!   `follow_build` (feature `std`): choosing their guides at load.
+//!   `follow_build` (feature `std`): choosing their guides at load;
+//!   [`follow_copy`]: the guide texture a vertex shader draws render
+//!   strands from (each a copy of its nearest guide).
 //! - [`skin`]: roots carried by up to four bones (linear blend skinning)
 //!   instead of the head pose, opt-in per sim.
 //! - [`body`]: collision with body parts given as distance fields
@@ -33,6 +35,7 @@ pub mod buffers;
 pub mod follow;
 #[cfg(feature = "std")]
 pub mod follow_build;
+pub mod follow_copy;
 pub mod frame;
 pub mod kernel;
 pub mod lanes;
