@@ -1,23 +1,43 @@
-//! Render strands for `TressStrandHair`: many drawn strands interpolated
-//! from the simulated guides (`render_ratio` per guide), timed apart from
-//! the simulation.
+//! Render strands for `TressStrandHair`: many drawn strands placed from the
+//! simulated guides (`render_ratio` per guide), each a copy of its nearest
+//! guide moved by its root offset (`tress_core::strand::follow_copy`).
+//!
+//! Per frame the CPU packs only the guides into a float texture; the hair
+//! shader places every render particle from it in `vertex()`. With a
+//! material whose shader lacks the guide uniforms the same placement runs
+//! on the CPU and the ribbons are uploaded as for simulated strands.
 
-use godot::classes::Time;
+use godot::classes::image::Format;
+use godot::classes::{Image, ImageTexture, Time};
 use godot::obj::Singleton;
+use godot::prelude::*;
 use tress_core::math::{Real, Vec3};
-use tress_core::strand::follow::length_error;
+use tress_core::strand::follow_build::rest_points;
+use tress_core::strand::follow_copy::{self, copy_points};
 use tress_core::strand::{FollowPlanBuf, Pose, StrandSim};
 
 /// The scatter seed: fixed, so a groom gives the same render strands on
 /// every load and machine.
 const SEED: u64 = 0x7e55_f011;
 
-/// The plan and its output buffers.
+/// Texels per row of the guide texture (4,096 is the smallest maximum
+/// texture size GLES 3 devices report).
+pub(crate) const TEXTURE_WIDTH: usize = 4096;
+
+/// The plan, the packed guides and their texture.
 pub(crate) struct FollowRender {
     plan: FollowPlanBuf,
-    x: Vec<Real>,
-    y: Vec<Real>,
-    z: Vec<Real>,
+    guide: Vec<u32>,
+    offset: Vec<[Real; 3]>,
+    /// Per guide segment (strand-major, 0 at the root), its groom length.
+    groom_len: Vec<Real>,
+    /// The guide texture's bytes (RGBA f32, little-endian).
+    bytes: PackedByteArray,
+    texture: Option<Gd<ImageTexture>>,
+    /// The guides as floats, for the CPU placement.
+    texels: Vec<Real>,
+    /// The last frame's guides went into `bytes` (the shader path).
+    in_bytes: bool,
     last_usec: u64,
 }
 
@@ -26,12 +46,32 @@ impl FollowRender {
     /// own first), or the reason there are none.
     pub(crate) fn new(sim: &StrandSim, per_guide: usize) -> Result<Self, String> {
         let plan = FollowPlanBuf::for_sim(sim, per_guide, SEED).map_err(|e| e.to_string())?;
-        let n = plan.renders() * plan.particles();
+        let (guide, offset) = plan.copies();
+        let (guide, offset) = (guide.to_vec(), offset.to_vec());
+        let m = plan.particles();
+        let rest = rest_points(sim);
+        let groom_len = (0..plan.guides() * m)
+            .map(|j| {
+                if j % m == 0 {
+                    0.0
+                } else {
+                    (rest[j] - rest[j - 1]).length()
+                }
+            })
+            .collect();
+        let texels = plan.texels_len() / follow_copy::TEXEL_FLOATS;
+        let mut bytes = PackedByteArray::new();
+        bytes.resize(texels.div_ceil(TEXTURE_WIDTH).max(1) * TEXTURE_WIDTH * TEXEL_BYTES);
+        let texels = vec![0.0; plan.texels_len()];
         Ok(Self {
             plan,
-            x: vec![0.0; n],
-            y: vec![0.0; n],
-            z: vec![0.0; n],
+            guide,
+            offset,
+            groom_len,
+            bytes,
+            texture: None,
+            texels,
+            in_bytes: false,
             last_usec: 0,
         })
     }
@@ -41,28 +81,111 @@ impl FollowRender {
         self.plan.renders()
     }
 
-    /// Interpolates from `sim` (head at `pose`) and writes the render
-    /// strands strand-major into `out` (as many as fit).
+    /// Render strand `r`'s guide and its root offset `(a, b, c)` in the
+    /// guide's root frame.
+    pub(crate) fn copy_of(&self, r: usize) -> (u32, [Real; 3]) {
+        (self.guide[r], self.offset[r])
+    }
+
+    /// First texel of guide `g` in the texture.
+    pub(crate) fn guide_texel(&self, g: u32) -> usize {
+        g as usize * follow_copy::texels_per_guide(self.plan.particles())
+    }
+
+    /// Packs the guides of `sim` (head at `pose`) into the texture, made on
+    /// first use, and returns it for the shader.
+    pub(crate) fn write_texture(&mut self, sim: &StrandSim, pose: &Pose) -> Gd<ImageTexture> {
+        let start = Time::singleton().get_ticks_usec();
+        // Straight into the bytes the image is made from: no float copy.
+        // The image is made each frame and dropped after the upload, so
+        // next frame these bytes are not shared and are written in place.
+        let bytes = self.bytes.as_mut_slice();
+        self.plan.for_each_guide_texel(sim, pose, |k, v| {
+            let texel = &mut bytes[k * TEXEL_BYTES..(k + 1) * TEXEL_BYTES];
+            for (d, f) in texel.chunks_exact_mut(4).zip(v) {
+                d.copy_from_slice(&f.to_le_bytes());
+            }
+        });
+        let rows = self.bytes.len() / (TEXTURE_WIDTH * TEXEL_BYTES);
+        let image = Image::create_from_data(
+            TEXTURE_WIDTH as i32,
+            rows as i32,
+            false,
+            Format::RGBAF,
+            &self.bytes,
+        )
+        .expect("the guide texture's size matches its data");
+        let texture = match self.texture.as_mut() {
+            Some(texture) => {
+                texture.update(&image);
+                texture.clone()
+            }
+            None => {
+                let texture = ImageTexture::create_from_image(&image)
+                    .expect("an RGBAF image makes a texture");
+                self.texture = Some(texture.clone());
+                texture
+            }
+        };
+        self.in_bytes = true;
+        self.last_usec = Time::singleton().get_ticks_usec() - start;
+        texture
+    }
+
+    /// Places the render strands on the CPU (for a material without the
+    /// guide uniforms) and writes them strand-major into `out`.
     pub(crate) fn write_points(&mut self, sim: &StrandSim, pose: &Pose, out: &mut [Vec3]) {
         let start = Time::singleton().get_ticks_usec();
-        // The length fix is what keeps render segments within 3 % of the
-        // groom's while the guides bend (tests/strand_follow.rs).
-        self.plan
-            .interpolate(sim, pose, true, &mut self.x, &mut self.y, &mut self.z);
-        for (j, o) in out.iter_mut().enumerate().take(self.x.len()) {
-            *o = Vec3::new(self.x[j], self.y[j], self.z[j]);
-        }
+        self.plan.guide_texels(sim, pose, &mut self.texels);
+        self.in_bytes = false;
+        copy_points(
+            &self.texels,
+            self.plan.particles(),
+            &self.guide,
+            &self.offset,
+            out,
+        );
         self.last_usec = Time::singleton().get_ticks_usec() - start;
     }
 
-    /// Microseconds the last interpolation (and copy out) took.
+    /// Microseconds the last frame's placement took: packing and the
+    /// texture upload, or the CPU placement.
     pub(crate) fn last_usec(&self) -> u64 {
         self.last_usec
     }
 
-    /// Largest relative segment length error of the last interpolation
-    /// against the render strands' rest lengths.
+    /// Largest relative segment length error of the render strands as the
+    /// last frame placed them (the same formula as the shader, from the
+    /// same texels) against their guides' groom lengths.
     pub(crate) fn max_length_error(&self) -> f32 {
-        length_error(&self.plan.view(), &self.x, &self.y, &self.z).max
+        let m = self.plan.particles();
+        let mut pts = vec![Vec3::ZERO; self.renders() * m];
+        // The texels the last frame placed the strands from: the
+        // texture's bytes on the shader path.
+        let from_bytes: Vec<Real>;
+        let texels = if self.in_bytes {
+            from_bytes = self.bytes.as_slice()[..self.texels.len() * 4]
+                .chunks_exact(4)
+                .map(|b| Real::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            &from_bytes
+        } else {
+            &self.texels
+        };
+        copy_points(texels, m, &self.guide, &self.offset, &mut pts);
+        let mut worst: f32 = 0.0;
+        for (r, &g) in self.guide.iter().enumerate() {
+            for i in 1..m {
+                let l0 = self.groom_len[g as usize * m + i];
+                if l0 > 0.0 {
+                    let l = (pts[r * m + i] - pts[r * m + i - 1]).length();
+                    worst = worst.max((l - l0).abs() / l0);
+                }
+            }
+        }
+        worst
     }
 }
+
+/// Bytes per texel (four f32).
+const TEXEL_BYTES: usize = 4 * follow_copy::TEXEL_FLOATS;

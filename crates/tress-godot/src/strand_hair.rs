@@ -14,7 +14,7 @@ use tress_core::math::Vec3;
 use tress_core::strand::{PassCounts, Pose, Schedule, StrandParams, StrandSim, VolumeParams};
 
 use crate::convert::{pose_and_scale, vec3, vector3};
-use crate::strand_follow::FollowRender;
+use crate::strand_follow::{self, FollowRender};
 use crate::strand_lod::{self, LEVELS, View};
 use crate::strand_shading::{self, HairVolume};
 use crate::strand_skin::StrandSkin;
@@ -131,9 +131,9 @@ pub struct TressStrandHair {
     strand_fraction: f32,
     /// Strands drawn per simulated strand: 1 draws the simulated strands
     /// themselves; more adds `render_ratio − 1` strands scattered around
-    /// each one, interpolated from the nearest simulated strands every
-    /// frame (the demo: 6,000 simulated, ratio 10, 60,000 drawn). Changing
-    /// it reloads the groom.
+    /// each one, each a copy of its nearest simulated strand moved to its
+    /// own root, placed by the hair shader every frame (the demo: 6,000
+    /// simulated, ratio 10, 60,000 drawn). Changing it reloads the groom.
     #[export(range = (1.0, 32.0))]
     #[var(set = set_render_ratio)]
     #[init(val = 1)]
@@ -230,11 +230,24 @@ pub struct TressStrandHair {
     /// `root_color` and `tip_color`; its other settings are the shader's
     /// uniforms. A ShaderMaterial of your own gets the hair volume each
     /// frame (`volume_center`, `volume_radius`) but not the two colours.
+    /// With `render_ratio` > 1 the built-in shader places the render
+    /// strands itself from a texture of the simulated ones; a shader of
+    /// your own that keeps its `guide_points` block does too, drawn from
+    /// this node's copy of the material (`get_active_material`), and one
+    /// without it gets the render strands placed on the CPU (slower).
     #[export]
     #[var(set = set_material)]
     material: Option<Gd<Material>>,
     /// The built-in material, made when `material` is empty.
     default_material: Option<Gd<ShaderMaterial>>,
+    /// This node's copy of `material` when its shader places render strands
+    /// from the guide texture (the texture is per node; the copy keeps
+    /// nodes that share the material apart).
+    material_copy: Option<Gd<ShaderMaterial>>,
+    /// The ribbon mesh is laid out for the shader to place render strands
+    /// (offsets and texel indices, never uploaded again), not for positions
+    /// written each frame.
+    from_guides: bool,
     volume: Option<HairVolume>,
     sim: Option<StrandSim>,
     /// The interpolated render strands, when `render_ratio` > 1.
@@ -580,16 +593,39 @@ impl TressStrandHair {
             );
         }
         self.material = material;
-        self.apply_material();
+        self.material_copy = None;
+        let sim_shape = self.sim.as_ref().map(|s| s.layout().particles());
+        match (self.follow.as_ref(), sim_shape) {
+            // The mesh layout depends on whether the shader places the
+            // render strands: build it again for the new material.
+            (Some(f), Some(m)) => {
+                let renders = f.renders();
+                self.build_mesh(renders, m);
+                self.upload();
+            }
+            _ => self.apply_material(),
+        }
     }
 
-    /// The material the strands are drawn with now: `material`, or the
+    /// The material the strands are drawn with now: `material` (this node's
+    /// copy of it while its shader places the render strands), or the
     /// built-in one (null before a groom has loaded).
     #[func]
     pub fn get_active_material(&self) -> Option<Gd<Material>> {
-        self.material
-            .clone()
-            .or_else(|| self.default_material.clone().map(|m| m.upcast()))
+        match self.material.clone() {
+            Some(_) if self.from_guides => self.material_copy.clone().map(|m| m.upcast()),
+            Some(m) => Some(m),
+            None => self.default_material.clone().map(|m| m.upcast()),
+        }
+    }
+
+    /// Whether the render strands are placed by the hair shader from the
+    /// guide texture (`render_ratio` > 1 with the built-in material, or one
+    /// whose shader has its `guide_points` uniform); false when they are
+    /// placed on the CPU and uploaded, or there are none.
+    #[func]
+    pub fn places_strands_in_shader(&self) -> bool {
+        self.from_guides
     }
 
     /// Turns the simulation in the editor on or off; off puts the strands
@@ -996,21 +1032,35 @@ impl TressStrandHair {
     /// segment; UV.x the side, UV.y the position along the strand, UV2.x the
     /// strand's random number (for the shader's strand-to-strand variation).
     fn build_mesh(&mut self, strands: usize, m: usize) {
+        self.from_guides = self.follow.is_some() && self.shader_places_strands();
         let n = strands * m * 2;
         let mut verts = PackedVector3Array::new();
         let mut uvs = PackedVector2Array::new();
         let mut uv2s = PackedVector2Array::new();
         let mut custom = PackedFloat32Array::new();
         let mut indices = PackedInt32Array::new();
+        let guides = self.follow.as_ref().filter(|_| self.from_guides);
         for s in 0..strands {
+            // On the GPU path the vertex holds the strand's offset in its
+            // guide's root frame and CUSTOM0 where the guide's texels are.
+            let copy = guides.map(|f| {
+                let (g, o) = f.copy_of(s);
+                (Vector3::new(o[0], o[1], o[2]), f.guide_texel(g) as f32)
+            });
             for p in 0..m {
                 let along = p as f32 / (m - 1) as f32;
-                let at = vector3(self.points.get(s * m + p).copied().unwrap_or_default());
+                let (at, extra) = match copy {
+                    Some((offset, texel)) => (offset, [texel, p as f32, m as f32]),
+                    None => (
+                        vector3(self.points.get(s * m + p).copied().unwrap_or_default()),
+                        [0.0, 1.0, 0.0],
+                    ),
+                };
                 for side in [-1.0f32, 1.0] {
                     verts.push(at);
                     uvs.push(Vector2::new(side, along));
                     uv2s.push(Vector2::new(strand_shading::strand_random(s), 0.0));
-                    custom.extend([0.0, 1.0, 0.0]);
+                    custom.extend(extra);
                 }
                 if p + 1 < m {
                     let a = ((s * m + p) * 2) as i32;
@@ -1092,6 +1142,16 @@ impl TressStrandHair {
         let (Some(sim), Some(mesh)) = (self.sim.as_ref(), self.mesh.as_ref()) else {
             return;
         };
+        if self.from_guides {
+            let mat = self.drawn_shader_material();
+            if let (Some(f), Some(pose), Some(mut mat)) =
+                (self.follow.as_mut(), self.last_pose, mat)
+            {
+                let texture = f.write_texture(sim, &pose);
+                strand_shading::set_guides(&mut mat, &texture, strand_follow::TEXTURE_WIDTH);
+            }
+            return;
+        }
         match (self.follow.as_mut(), self.last_pose) {
             (Some(f), Some(pose)) => f.write_points(sim, &pose, &mut self.points),
             _ => write_strided(sim, self.draw_stride, &mut self.points),
@@ -1194,7 +1254,10 @@ impl TressStrandHair {
             return;
         };
         let mat: Gd<Material> = match self.material.clone() {
-            Some(m) => m,
+            Some(m) => match self.material_copy.clone() {
+                Some(copy) if self.from_guides => copy.upcast(),
+                _ => m,
+            },
             None => {
                 let (root, tip) = (self.root_color, self.tip_color);
                 self.default_material
@@ -1204,6 +1267,11 @@ impl TressStrandHair {
             }
         };
         instance.set_material_override(&mat);
+        if !self.from_guides
+            && let Ok(mut sm) = mat.try_cast::<ShaderMaterial>()
+        {
+            strand_shading::clear_guides(&mut sm);
+        }
         if let Some(pose) = self.last_pose {
             self.update_volume(&pose);
         }
@@ -1220,12 +1288,35 @@ impl TressStrandHair {
         let Some(volume) = self.volume else {
             return;
         };
-        let mat = match self.material.clone() {
+        if let Some(mut mat) = self.drawn_shader_material() {
+            volume.apply(pose, &mut mat);
+        }
+    }
+
+    /// The shader material the ribbons are drawn with, if it is one.
+    fn drawn_shader_material(&self) -> Option<Gd<ShaderMaterial>> {
+        match self.material.clone() {
+            Some(_) if self.from_guides => self.material_copy.clone(),
             Some(m) => m.try_cast::<ShaderMaterial>().ok(),
             None => self.default_material.clone(),
-        };
-        if let Some(mut mat) = mat {
-            volume.apply(pose, &mut mat);
+        }
+    }
+
+    /// Whether the material's shader places render strands from the guide
+    /// texture (the built-in one does); for a material of the user's that
+    /// does, this node keeps its own copy of it.
+    fn shader_places_strands(&mut self) -> bool {
+        match self.material.clone() {
+            None => true,
+            Some(m) => match m.try_cast::<ShaderMaterial>() {
+                Ok(sm) if strand_shading::places_from_guides(&sm) => {
+                    if self.material_copy.is_none() {
+                        self.material_copy = Some(sm.duplicate_resource());
+                    }
+                    true
+                }
+                _ => false,
+            },
         }
     }
 }

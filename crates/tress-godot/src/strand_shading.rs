@@ -5,7 +5,7 @@
 //! The shading model itself lives in `godot-project/strands/hair_ribbon.gdshader`
 //! (built into the extension); `docs/STRANDS.md#shading` describes it.
 
-use godot::classes::{ResourceLoader, Shader, ShaderMaterial};
+use godot::classes::{ImageTexture, ResourceLoader, Shader, ShaderMaterial};
 use godot::prelude::*;
 use tress_core::math::Vec3;
 use tress_core::strand::Pose;
@@ -53,6 +53,38 @@ pub fn default_material(root: Color, tip: Color) -> Gd<ShaderMaterial> {
 pub fn set_colors(mat: &mut Gd<ShaderMaterial>, root: Color, tip: Color) {
     mat.set_shader_parameter("root_color", &root.to_variant());
     mat.set_shader_parameter("tip_color", &tip.to_variant());
+}
+
+/// The uniforms through which the hair shader places render strands from
+/// the guide texture (`strand_follow`); 0 width draws the mesh's own
+/// positions.
+const GUIDE_POINTS: &str = "guide_points";
+const GUIDE_WIDTH: &str = "guide_texture_width";
+
+/// Whether `mat`'s shader can place render strands from a guide texture.
+#[must_use]
+pub fn places_from_guides(mat: &Gd<ShaderMaterial>) -> bool {
+    mat.get_shader().is_some_and(|shader| {
+        shader.get_shader_uniform_list().iter_shared().any(|u| {
+            u.try_to::<VarDictionary>()
+                .ok()
+                .and_then(|d| d.get("name"))
+                .is_some_and(|n| n.to_string() == GUIDE_POINTS)
+        })
+    })
+}
+
+/// Hands the shader this frame's guide texture.
+pub fn set_guides(mat: &mut Gd<ShaderMaterial>, texture: &Gd<ImageTexture>, width: usize) {
+    mat.set_shader_parameter(GUIDE_POINTS, &texture.to_variant());
+    mat.set_shader_parameter(GUIDE_WIDTH, &(width as i32).to_variant());
+}
+
+/// Tells a shader that can place strands that this mesh holds positions.
+pub fn clear_guides(mat: &mut Gd<ShaderMaterial>) {
+    if places_from_guides(mat) {
+        mat.set_shader_parameter(GUIDE_WIDTH, &0.to_variant());
+    }
 }
 
 /// A strand's random number in [0, 1): the same strand gets the same value
