@@ -230,8 +230,8 @@ pub struct TressStrandHair {
     /// `root_color` and `tip_color`; its other settings are the shader's
     /// uniforms. A ShaderMaterial of your own gets the hair volume each
     /// frame (`volume_center`, `volume_radius`) but not the two colours.
-    /// With `render_ratio` > 1 the built-in shader places the render
-    /// strands itself from a texture of the simulated ones; a shader of
+    /// The built-in shader places the drawn strands itself from a texture
+    /// of the simulated ones; a shader of
     /// your own that keeps its `guide_points` block does too, drawn from
     /// this node's copy of the material (`get_active_material`), and one
     /// without it gets the render strands placed on the CPU (slower).
@@ -250,7 +250,9 @@ pub struct TressStrandHair {
     from_guides: bool,
     volume: Option<HairVolume>,
     sim: Option<StrandSim>,
-    /// The interpolated render strands, when `render_ratio` > 1.
+    /// The drawn strands placed from the guides (at a lower detail level
+    /// with one per guide, none: every second or fourth simulated strand
+    /// is drawn).
     follow: Option<FollowRender>,
     mesh: Option<Gd<ArrayMesh>>,
     instance: Option<Gd<MeshInstance3D>>,
@@ -372,17 +374,16 @@ impl TressStrandHair {
                 return false;
             }
         };
-        self.follow = match self.render_ratio.clamp(1, 32) as usize {
-            1 => None,
-            ratio => match FollowRender::new(&sim, ratio) {
-                Ok(f) => Some(f),
-                Err(e) => {
-                    godot_error!(
-                        "TressStrandHair: '{path}': no render strands ({e}); drawing the simulated ones"
-                    );
-                    None
-                }
-            },
+        // Ratio 1 too: each drawn strand is then its own guide, and the
+        // shader places it from the guide texture (no ribbon upload).
+        self.follow = match FollowRender::new(&sim, self.render_ratio.clamp(1, 32) as usize) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                godot_error!(
+                    "TressStrandHair: '{path}': no render strands ({e}); drawing the simulated ones"
+                );
+                None
+            }
         };
         let keep = self.follow.as_ref().map_or(keep, FollowRender::renders);
         self.lod_level = 0;
@@ -478,8 +479,8 @@ impl TressStrandHair {
         self.reload_pending = self.sim.is_some();
     }
 
-    /// Strands drawn now: the simulated ones, or the interpolated render
-    /// strands when `render_ratio` > 1.
+    /// Strands drawn now: `render_ratio` per simulated strand, fewer at a
+    /// lower detail level.
     #[func]
     pub fn get_render_strand_count(&self) -> i32 {
         self.sim.as_ref().map_or(0, |s| {
@@ -548,15 +549,18 @@ impl TressStrandHair {
         self.steps_run as i64
     }
 
-    /// Microseconds the last frame spent interpolating render strands
-    /// (part of `get_last_update_usec`; 0 with `render_ratio` 1).
+    /// Microseconds the last frame spent handing the drawn strands over:
+    /// packing the guide texture and its upload when the shader places
+    /// them, else placing them on the CPU (part of `get_last_update_usec`;
+    /// the ribbon upload of the CPU path is not counted).
     #[func]
     pub fn get_last_interpolation_usec(&self) -> i64 {
         self.follow.as_ref().map_or(0, |f| f.last_usec() as i64)
     }
 
-    /// Largest relative segment length error of the drawn render strands
-    /// against their rest lengths (0 with `render_ratio` 1).
+    /// Largest relative segment length error of the drawn strands as the
+    /// last frame placed them, against their guides' groom lengths (0
+    /// while every other simulated strand is drawn at a lower detail).
     #[func]
     pub fn render_max_length_error(&self) -> f32 {
         self.follow
@@ -620,9 +624,9 @@ impl TressStrandHair {
     }
 
     /// Whether the render strands are placed by the hair shader from the
-    /// guide texture (`render_ratio` > 1 with the built-in material, or one
-    /// whose shader has its `guide_points` uniform); false when they are
-    /// placed on the CPU and uploaded, or there are none.
+    /// guide texture (with the built-in material, or one whose shader has
+    /// its `guide_points` uniform); false when they are placed on the CPU
+    /// and uploaded.
     #[func]
     pub fn places_strands_in_shader(&self) -> bool {
         self.from_guides
@@ -1379,7 +1383,7 @@ impl TressStrandHair {
         let ratio = full >> level;
         self.follow = match self.follow_levels[level as usize].take() {
             Some(f) => Some(f),
-            None if ratio > 1 => match FollowRender::new(sim, ratio) {
+            None if ratio >= 1 => match FollowRender::new(sim, ratio) {
                 Ok(f) => Some(f),
                 Err(e) => {
                     godot_error!("TressStrandHair: no render strands at detail {level} ({e})");
