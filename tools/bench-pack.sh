@@ -48,8 +48,10 @@ cp "$repo/godot-project/demo/godot_peer.gd"* "$project/demo/"
 cp "$repo/tests/export-game/tress.gdextension" "$project/"
 cp "$repo/tests/bench-pack/export_presets.cfg" "$project/"
 cp "$repo/assets/tress_avatar.vrm" "$project/bench/"
-# Loaded at run time with load_vrm, so shipped as it is.
+cp "$repo/assets/tress_groom.tfx" "$project/bench/"
+# Loaded at run time with load_vrm / load_groom, so shipped as they are.
 keep "$project/bench/tress_avatar.vrm"
+keep "$project/bench/tress_groom.tfx"
 
 echo "==> export the bench as a pack"
 pack_export Bench bench.pck
@@ -86,6 +88,11 @@ for c in doc.get("crowd", []):
         for key in ("hair_us_per_frame", "tress_own_us_per_frame", "step_us_per_frame"):
             if not isinstance(r.get(key), (int, float)) or not r[key] > 0:
                 problems.append(f"crowd {key} = {r.get(key)!r} at {c.get('avatars')} avatars, {t} threads")
+for r in doc.get("strands", []):
+    if r.get("groom_path") != "res://bench/tress_groom.tfx":
+        problems.append(f"the groom came from {r.get('groom_path')!r}, not the pack")
+    if not isinstance(r.get("update_p50_us"), (int, float)) or not r["update_p50_us"] > 0:
+        problems.append(f"strands update_p50_us = {r.get('update_p50_us')!r} at {r.get('threads')} threads")
 if doc.get("hair_threads", 0) < 1:
     problems.append("no hair thread seen")
 wrote = re.search(r"^bench: wrote (.*)$", log, re.M)
@@ -108,6 +115,10 @@ for c in doc.get("crowd", []):
           f"{many['step_us_per_frame'] / 1000:.2f} ms, main thread stepped "
           f"{many['main_thread_steps_per_frame']:.0f} of {c['avatars']} (waited "
           f"{many['main_thread_wait_us_per_frame'] / 1000:.2f} ms) at {c['threads_compared']} threads")
+for r in doc.get("strands", []):
+    print(f"    strands, {r['threads']} thread(s): node update {r['update_p50_us'] / 1000:.3f} ms/frame "
+          f"(p95 {r['update_p95_us'] / 1000:.3f}; guide texture {r['texture_p50_us'] / 1000:.3f}), "
+          f"{r['strands']} x {r['particles']}, placed in the shader: {r['in_shader']}")
 sys.exit(1 if problems else 0)
 PY
 echo "bench_pack: PASS (JSON: ${json_out#$repo/})"

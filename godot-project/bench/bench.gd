@@ -33,6 +33,15 @@
 ## ceiling for that step (`measure_crowd_ceiling`, as strand-bench prints
 ## it). One line per count starts with `bench: crowd`.
 ##
+## The strand section (issue #20, `--strands=1,2`; default: none) loads
+## the procedural groom (6,000 strands × 16) into one TressStrandHair on a
+## head turning with the standard yaw, with strand-bench's colliders (head
+## sphere, neck and shoulder capsules), and reports the node's own frame
+## cost (`get_last_update_usec`: colliders, the two 1/120 s steps, the guide
+## texture) per thread count, p50 over the turn. One line per thread
+## count starts with `bench: strands`; compare with `strand-bench 300 2`
+## run beside it (docs/PERFORMANCE.md).
+##
 ## Runs on any platform Godot exports to (a phone: docs/MOBILE.md); prints
 ## the JSON to stdout one line per print (Android's log cuts long messages)
 ## and writes it to user://tress_bench.json (or --out=PATH after `--`). An
@@ -41,6 +50,7 @@
 ##
 ##   godot --headless res://bench/bench.tscn -- [--frames=240] [--counts=1,10,50,100]
 ##       [--crowd=250,500,1000] [--threads=1,N] [--out=PATH] [--model=PATH]
+##       [--strands=1,2] [--groom=PATH]
 extends Node3D
 
 const GodotPeer = preload("res://demo/godot_peer.gd")
@@ -54,6 +64,9 @@ var crowd_counts: Array[int] = [250, 500, 1000]
 var crowd_threads: Array[int] = []
 var out_path := "user://tress_bench.json"
 var model_arg := ""
+## Thread counts of the strand section; empty: no strand section.
+var strand_threads: Array[int] = []
+var groom_arg := ""
 ## Microseconds between the marks in the current frame, summed over avatars.
 var bracket_us := 0.0
 ## The threads the skeletons' modifier passes (and so the hair) ran on:
@@ -82,6 +95,10 @@ func _ready() -> void:
 			out_path = arg.trim_prefix("--out=")
 		elif arg.begins_with("--model="):
 			model_arg = arg.trim_prefix("--model=")
+		elif arg.begins_with("--strands="):
+			strand_threads = _int_list(arg.trim_prefix("--strands="))
+		elif arg.begins_with("--groom="):
+			groom_arg = arg.trim_prefix("--groom=")
 	if DisplayServer.get_name() != "headless":
 		DisplayServer.window_set_vsync_mode(DisplayServer.VSYNC_DISABLED)
 	var layer := CanvasLayer.new()
@@ -275,6 +292,11 @@ func _run() -> void:
 			return
 		crowd.append(r)
 	TressSpringHair.set_crowd_threads(1)
+	var strands := []
+	if not strand_threads.is_empty():
+		strands = await _run_strands()
+		if strands.is_empty():
+			return
 	# --fixed-fps leaves no trace in OS.get_cmdline_args(): tell it by the
 	# deltas, all equal.
 	var fixed := delta_min > 0.0 and is_equal_approx(delta_min, delta_max)
@@ -298,6 +320,7 @@ func _run() -> void:
 		"crowd": crowd,
 		"loadavg_before_crowd": load_before,
 		"loadavg_after_crowd": _loadavg(),
+		"strands": strands,
 	}
 	var json := JSON.stringify(doc, "  ")
 	for line in json.split("\n"):
@@ -310,6 +333,90 @@ func _run() -> void:
 	else:
 		push_error("bench: cannot write %s (%s)" % [out_path, error_string(FileAccess.get_open_error())])
 	get_tree().quit(0)
+
+## The strand section: one entry per thread count (empty after a load
+## failure, which quits).
+func _run_strands() -> Array:
+	var res := ProjectSettings.globalize_path("res://")
+	var groom := res.path_join("../assets/tress_groom.tfx").simplify_path()
+	if groom_arg != "":
+		groom = groom_arg if groom_arg.is_absolute_path() else res.path_join(groom_arg).simplify_path()
+	elif FileAccess.file_exists("res://bench/tress_groom.tfx"):
+		groom = "res://bench/tress_groom.tfx"
+	const HEAD := Vector3(0, 1.6, 0)
+	var head := Node3D.new()
+	head.position = HEAD
+	add_child(head)
+	var hair := TressStrandHair.new()
+	hair.groom_origin = HEAD
+	add_child(hair)
+	hair.attach_to = hair.get_path_to(head)
+	# strand-bench's scene (tress_rig::groom::scene): the head sphere, and
+	# neck and shoulder capsules that stay still. The hair is not under
+	# the head, so all three are world colliders; the sphere sits on the
+	# head's centre, which only turns.
+	for c in [[HEAD, 0.1, 0.0, 0.0], [HEAD + Vector3(0, -0.145, 0), 0.05, 0.15, 0.0],
+			[HEAD + Vector3(0, -0.28, 0), 0.08, 0.32, PI / 2]]:
+		var col := CollisionShape3D.new()
+		if c[2] == 0.0:
+			var sphere := SphereShape3D.new()
+			sphere.radius = c[1]
+			col.shape = sphere
+		else:
+			var capsule := CapsuleShape3D.new()
+			capsule.radius = c[1]
+			capsule.height = c[2] + 2.0 * c[1]
+			col.shape = capsule
+			col.rotation = Vector3(0, 0, c[3])
+		hair.add_child(col)
+		col.global_position = c[0]
+	var camera := Camera3D.new()
+	add_child(camera)
+	camera.look_at_from_position(HEAD + Vector3(0, 0, 1.2), HEAD)
+	camera.current = true
+	if not hair.load_groom(groom):
+		push_error("bench: cannot load the groom %s" % groom)
+		get_tree().quit(1)
+		return []
+	var out := []
+	for threads in strand_threads:
+		_status("strands: %d thread%s" % [threads, "" if threads == 1 else "s"])
+		hair.threads = threads
+		hair.reset()
+		var costs: Array[float] = []
+		var interp: Array[float] = []
+		var t := 0.0
+		# The standard yaw, ±60° sin(π t), over its four seconds.
+		for f in 240:
+			t += 1.0 / 60.0
+			head.rotation = Vector3(0, deg_to_rad(60.0) * sin(PI * t), 0)
+			await get_tree().process_frame
+			if f < 10:
+				continue
+			costs.append(float(hair.get_last_update_usec()))
+			interp.append(float(hair.get_last_interpolation_usec()))
+		costs.sort()
+		interp.sort()
+		var r := {
+			"groom_path": groom,
+			"threads": threads,
+			"strands": hair.strand_count(),
+			"particles": hair.get_particles_per_strand(),
+			"drawn": hair.get_render_strand_count(),
+			"in_shader": hair.places_strands_in_shader(),
+			"frames": costs.size(),
+			"update_p50_us": _percentile(costs, 0.5),
+			"update_p95_us": _percentile(costs, 0.95),
+			"texture_p50_us": _percentile(interp, 0.5),
+		}
+		out.append(r)
+		print("bench: strands %d thread%s: node update p50 %.3f ms (p95 %.3f), of which the guide texture %.3f ms; %d strands x %d" % [
+			threads, "" if threads == 1 else "s", r["update_p50_us"] / 1000.0, r["update_p95_us"] / 1000.0,
+			r["texture_p50_us"] / 1000.0, r["strands"], r["particles"]])
+	for n in [hair, head, camera]:
+		n.queue_free()
+	await get_tree().process_frame
+	return out
 
 ## The 1, 5 and 15 minute load averages where the OS has /proc/loadavg
 ## (Linux, Android), else "": other work on the machine shows in them.

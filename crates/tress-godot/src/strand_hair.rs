@@ -211,7 +211,8 @@ pub struct TressStrandHair {
     #[export]
     #[init(val = Vector3::new(0.0, -9.81, 0.0))]
     gravity: Vector3,
-    /// Worker threads (1 = the main thread only).
+    /// Worker threads (1 = the main thread only); a change applies from the
+    /// next frame.
     #[export(range = (1.0, 16.0))]
     #[init(val = 2)]
     threads: i32,
@@ -1229,6 +1230,11 @@ impl TressStrandHair {
             return;
         };
         sim.set_params(params);
+        // `threads` may change while running: it used to wait for a reload.
+        let threads = self.threads.max(1) as usize;
+        if sim.threads() != threads {
+            sim.set_threads(threads);
+        }
         sim.set_world_colliders(&self.colliders);
         sim.set_head_colliders(&self.head_colliders);
         let skinned = self.skin.as_mut().and_then(|k| k.current_poses(sim));
