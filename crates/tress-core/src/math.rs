@@ -15,7 +15,8 @@ pub type Real = f32;
 pub use glam::{Mat3, Mat4, Quat, Vec3, Vec3A, Vec4};
 pub use pose::Pose;
 
-/// Float functions, all backed by `libm`.
+/// Float functions, backed by `libm` (the square root on x86-64 by the SSE
+/// instruction: correctly rounded, so the same bits).
 pub mod ops {
     use super::Real;
 
@@ -40,11 +41,30 @@ pub mod ops {
         }
     }
 
-    /// Square root.
+    /// Square root, correctly rounded (the same bits as libm's everywhere).
+    ///
+    /// On x86-64 through the SSE intrinsic rather than libm, whose `sqrtss`
+    /// is inline assembly in the legacy (non-VEX) encoding: inlined into
+    /// the AVX-512 kernels it stalls on the SSE/AVX state transition on
+    /// Intel cores, about 300 cycles each (`perf annotate` of strand-bench
+    /// on an Intel Xeon, docs/PERFORMANCE.md); the intrinsic is encoded to
+    /// suit the function it is inlined into.
     #[inline]
     #[must_use]
     pub fn sqrt(x: Real) -> Real {
-        libm::sqrtf(x)
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[allow(unsafe_code)]
+        // SAFETY: `_mm_set_ss`, `_mm_sqrt_ss` and `_mm_cvtss_f32` need SSE,
+        // which this branch is compiled only for (`sse2` implies it); they
+        // touch no memory.
+        unsafe {
+            use core::arch::x86_64::{_mm_cvtss_f32, _mm_set_ss, _mm_sqrt_ss};
+            _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x)))
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            libm::sqrtf(x)
+        }
     }
     /// Sine of `x` radians.
     #[inline]

@@ -488,10 +488,15 @@ impl Cull {
             c += Vec3::new(roots.x[l], roots.y[l], roots.z[l]);
         }
         c /= L as Real;
-        let mut spread: Real = 0.0;
+        // The largest squared distance, then one root: the same bits as the
+        // largest root (a square root is monotonic), and no scalar root per
+        // lane inside the wide build (see `ops::sqrt`).
+        let mut spread2: Real = 0.0;
         for l in 0..L {
-            spread = spread.max((Vec3::new(roots.x[l], roots.y[l], roots.z[l]) - c).length());
+            spread2 =
+                spread2.max((Vec3::new(roots.x[l], roots.y[l], roots.z[l]) - c).length_squared());
         }
+        let spread = ops::sqrt(spread2);
         let mut reach = [0.0; super::layout::MAX_PARTICLES];
         let mut arc = [0.0; L];
         for (i, r) in reach.iter_mut().enumerate().take(m).skip(1) {

@@ -13,7 +13,7 @@
 
 use super::layout::LANES;
 use crate::collide::WorldCollider;
-use crate::math::{Real, Vec3};
+use crate::math::{Real, Vec3, ops};
 
 /// Lengths below this are treated as zero when normalising.
 pub const TINY: Real = 1e-9;
@@ -33,6 +33,19 @@ pub fn rsqrt(x: Real) -> Real {
     y = 1.5 * y - (h * y) * (y * y);
     y = 1.5 * y - (h * y) * (y * y);
     y
+}
+
+/// `v.normalize_or(Vec3::Y)` with the same bits, its root through
+/// [`ops::sqrt`] (glam's goes to libm's legacy-encoded `sqrtss`, which
+/// stalls inside the wide builds on Intel).
+#[inline(always)]
+fn unit_or_y(v: Vec3) -> Vec3 {
+    let rcp = 1.0 / ops::sqrt(v.dot(v));
+    if rcp.is_finite() && rcp > 0.0 {
+        v * rcp
+    } else {
+        Vec3::Y
+    }
 }
 
 /// 1.0 where `b`, else 0.0.
@@ -66,7 +79,7 @@ impl Capsule {
             inv_ab2: if ab2 > 1e-12 { 1.0 / ab2 } else { 0.0 },
             radius: c.radius,
             margin,
-            fallback: ab.any_orthonormal_vector().normalize_or(Vec3::Y),
+            fallback: unit_or_y(ab.any_orthonormal_vector()),
         }
     }
 
@@ -76,7 +89,7 @@ impl Capsule {
     pub fn clearance(&self, p: Vec3) -> Real {
         let ap = p - self.a;
         let t = (ap.dot(self.ab) * self.inv_ab2).clamp(0.0, 1.0);
-        (ap - self.ab * t).length() - self.radius - self.margin
+        ops::sqrt((ap - self.ab * t).length_squared()) - self.radius - self.margin
     }
 
     /// Push-out of one point, for tests and odd lanes: returns whether it
