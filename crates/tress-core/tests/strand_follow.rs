@@ -360,3 +360,49 @@ fn the_spread_follows_the_nearest_neighbour_within_its_step_limit() {
     spread(&far, 4, &near, &[0.001, 0.001], &mut out);
     assert_eq!(out[3], 4.0);
 }
+
+/// The guide texture packed in parts on the sim's threads (`run_split` and
+/// `for_each_guide_texel_in`, as the Godot node packs it) is the texture
+/// packed whole, and every part ran.
+#[test]
+fn the_guide_texture_packed_in_parts_is_the_whole_one() {
+    use std::sync::Mutex;
+    use tress_core::strand::follow_copy::{TEXEL_FLOATS, texels_per_guide};
+    let mut s = sim(203);
+    s.set_threads(2);
+    for f in 1..=20 {
+        s.advance(1.0 / 60.0, |t, _| pose(t + f as f64 / 60.0));
+    }
+    let at = pose(0.5);
+    let plan = FollowPlanBuf::for_sim(&s, 3, 7).unwrap();
+    let mut whole = vec![0.0; plan.texels_len()];
+    plan.guide_texels(&s, &at, &mut whole);
+    let guides = plan.guides();
+    let per = texels_per_guide(M) * TEXEL_FLOATS;
+    let share = guides.div_ceil(s.threads());
+    let mut split = vec![f32::NAN; plan.texels_len()];
+    let parts: Vec<Mutex<&mut [f32]>> = split.chunks_mut(share * per).map(Mutex::new).collect();
+    let ran = Mutex::new(Vec::new());
+    s.run_split(&|part, parts_n, layout, pos| {
+        ran.lock().unwrap().push((part, parts_n));
+        let mut dst = parts[part].lock().unwrap();
+        let first = part * share;
+        let range = first..(first + share).min(guides);
+        plan.for_each_guide_texel_in(layout, pos, &at, range, |k, v| {
+            let o = k * TEXEL_FLOATS - first * per;
+            dst[o..o + TEXEL_FLOATS].copy_from_slice(&v);
+        });
+    });
+    drop(parts);
+    let mut ran = ran.into_inner().unwrap();
+    ran.sort_unstable();
+    assert_eq!(ran, [(0, 2), (1, 2)]);
+    let same = whole
+        .iter()
+        .zip(&split)
+        .all(|(a, b)| a.to_bits() == b.to_bits());
+    assert!(
+        same,
+        "the texture packed in parts differs from the whole one"
+    );
+}

@@ -7,6 +7,8 @@
 //! material whose shader lacks the guide uniforms the same placement runs
 //! on the CPU and the ribbons are uploaded as for simulated strands.
 
+use std::sync::{Mutex, PoisonError};
+
 use godot::classes::image::Format;
 use godot::classes::{Image, ImageTexture, Time};
 use godot::obj::Singleton;
@@ -93,19 +95,42 @@ impl FollowRender {
     }
 
     /// Packs the guides of `sim` (head at `pose`) into the texture, made on
-    /// first use, and returns it for the shader.
-    pub(crate) fn write_texture(&mut self, sim: &StrandSim, pose: &Pose) -> Gd<ImageTexture> {
+    /// first use, and returns it for the shader. The packing splits over
+    /// the sim's threads (a share of the guides each).
+    pub(crate) fn write_texture(&mut self, sim: &mut StrandSim, pose: &Pose) -> Gd<ImageTexture> {
         let start = Time::singleton().get_ticks_usec();
         // Straight into the bytes the image is made from: no float copy.
         // The image is made each frame and dropped after the upload, so
         // next frame these bytes are not shared and are written in place.
-        let bytes = self.bytes.as_mut_slice();
-        self.plan.for_each_guide_texel(sim, pose, |k, v| {
-            let texel = &mut bytes[k * TEXEL_BYTES..(k + 1) * TEXEL_BYTES];
-            for (d, f) in texel.chunks_exact_mut(4).zip(v) {
-                d.copy_from_slice(&f.to_le_bytes());
-            }
+        let guides = self.plan.guides();
+        let per_guide = follow_copy::texels_per_guide(self.plan.particles());
+        let share = guides.div_ceil(sim.threads().clamp(1, guides.max(1)));
+        let parts: Vec<Mutex<&mut [u8]>> = self.bytes.as_mut_slice()
+            [..guides * per_guide * TEXEL_BYTES]
+            .chunks_mut(share * per_guide * TEXEL_BYTES)
+            .map(Mutex::new)
+            .collect();
+        let plan = &self.plan;
+        sim.run_split(&|part, _, layout, pos| {
+            let Some(slot) = parts.get(part) else {
+                return;
+            };
+            let mut dst = slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let first = part * share;
+            let base = first * per_guide;
+            let range = first..(first + share).min(guides);
+            plan.for_each_guide_texel_in(layout, pos, pose, range, |k, v| {
+                let mut texel = [0u8; TEXEL_BYTES];
+                for (d, f) in texel.chunks_exact_mut(4).zip(v) {
+                    d.copy_from_slice(&f.to_le_bytes());
+                }
+                let o = (k - base) * TEXEL_BYTES;
+                if let Some(out) = dst.get_mut(o..o + TEXEL_BYTES) {
+                    out.copy_from_slice(&texel);
+                }
+            });
         });
+        drop(parts);
         let rows = self.bytes.len() / (TEXTURE_WIDTH * TEXEL_BYTES);
         let image = Image::create_from_data(
             TEXTURE_WIDTH as i32,

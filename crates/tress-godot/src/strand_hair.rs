@@ -1144,19 +1144,19 @@ impl TressStrandHair {
 
     /// Writes positions and tangents into the GPU buffers (no allocation).
     fn upload(&mut self) {
-        let (Some(sim), Some(mesh)) = (self.sim.as_ref(), self.mesh.as_ref()) else {
-            return;
-        };
         if self.from_guides {
             let mat = self.drawn_shader_material();
-            if let (Some(f), Some(pose), Some(mut mat)) =
-                (self.follow.as_mut(), self.last_pose, mat)
+            if let (Some(f), Some(pose), Some(mut mat), Some(sim)) =
+                (self.follow.as_mut(), self.last_pose, mat, self.sim.as_mut())
             {
                 let texture = f.write_texture(sim, &pose);
                 strand_shading::set_guides(&mut mat, &texture, strand_follow::TEXTURE_WIDTH);
             }
             return;
         }
+        let (Some(sim), Some(mesh)) = (self.sim.as_ref(), self.mesh.as_ref()) else {
+            return;
+        };
         match (self.follow.as_mut(), self.last_pose) {
             (Some(f), Some(pose)) => f.write_points(sim, &pose, &mut self.points),
             _ => write_strided(sim, self.draw_stride, &mut self.points),

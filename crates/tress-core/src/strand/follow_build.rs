@@ -224,6 +224,32 @@ impl FollowPlanBuf {
         );
     }
 
+    /// [`Self::for_each_guide_texel`] for the guides in `range`, from
+    /// positions given directly (e.g. inside [`StrandSim::run_split`]).
+    ///
+    /// # Panics
+    /// When `layout` has other particles than the plan, or as
+    /// [`follow_copy::for_each_guide_texel_in`].
+    pub fn for_each_guide_texel_in(
+        &self,
+        layout: &StrandLayout,
+        pos: (&[Real], &[Real], &[Real]),
+        pose: &Pose,
+        range: core::ops::Range<usize>,
+        put: impl FnMut(usize, [Real; follow_copy::TEXEL_FLOATS]),
+    ) {
+        assert_eq!(layout.particles(), self.particles, "particle count");
+        follow_copy::for_each_guide_texel_in(
+            layout,
+            pos,
+            Mat3::from_quat(pose.rot),
+            &self.root_normal,
+            &self.spread,
+            range,
+            put,
+        );
+    }
+
     /// Render strands.
     #[must_use]
     pub fn renders(&self) -> usize {

@@ -144,15 +144,35 @@ pub fn write_guide_texels(
 /// not fit `layout`, or there are more guides than strands.
 pub fn for_each_guide_texel(
     layout: &StrandLayout,
+    pos: (&[Real], &[Real], &[Real]),
+    rot: Mat3,
+    root_normal: &[Vec3],
+    spread: &[Real],
+    put: impl FnMut(usize, [Real; TEXEL_FLOATS]),
+) {
+    let all = 0..root_normal.len();
+    for_each_guide_texel_in(layout, pos, rot, root_normal, spread, all, put);
+}
+
+/// [`for_each_guide_texel`] for the guides in `range` only (their texels
+/// keep their indices in the whole texture), so the texture can be packed
+/// in parts on several threads.
+///
+/// # Panics
+/// As [`for_each_guide_texel`]; also when `range` ends past the guides.
+pub fn for_each_guide_texel_in(
+    layout: &StrandLayout,
     (x, y, z): (&[Real], &[Real], &[Real]),
     rot: Mat3,
     root_normal: &[Vec3],
     spread: &[Real],
+    range: core::ops::Range<usize>,
     mut put: impl FnMut(usize, [Real; TEXEL_FLOATS]),
 ) {
     let guides = root_normal.len();
     let m = layout.particles();
     let per = texels_per_guide(m);
+    assert!(range.end <= guides, "guide range past the guides");
     assert!(guides <= layout.strands(), "more guides than strands");
     assert!(spread.len() >= guides * m, "spread too short");
     let n = layout.len();
@@ -161,7 +181,7 @@ pub fn for_each_guide_texel(
         "positions do not fit the layout"
     );
     let lanes = layout.lanes();
-    for g in 0..guides {
+    for g in range {
         // Guides in order are chunk by chunk, lane by lane, so each chunk's
         // rows (one particle of all its strands) are read while in cache.
         let base = (g / lanes) * layout.chunk_len() + g % lanes;

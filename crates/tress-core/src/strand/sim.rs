@@ -819,6 +819,28 @@ impl StrandSim {
         Vec3::new(self.state[0][i], self.state[1][i], self.state[2][i])
     }
 
+    /// Runs `job(part, parts, layout, positions)` once on each of the sim's
+    /// threads (`part` 0 on the caller's), with `parts` the thread count and
+    /// the current positions as [`Self::positions`] gives them, and returns
+    /// when every part has finished: for work on the sim's result that
+    /// splits into independent parts, such as packing render data.
+    ///
+    /// # Panics
+    /// When `job` panicked on any thread.
+    #[allow(clippy::type_complexity)]
+    pub fn run_split(
+        &mut self,
+        job: &(dyn Fn(usize, usize, &StrandLayout, (&[Real], &[Real], &[Real])) + Sync),
+    ) {
+        let parts = self.threads();
+        let layout = &self.layout;
+        let pos = (&self.state[0][..], &self.state[1][..], &self.state[2][..]);
+        match self.pool.as_mut() {
+            Some(pool) if parts > 1 => pool.run(&|who| job(who, parts, layout, pos)),
+            _ => job(0, 1, layout, pos),
+        }
+    }
+
     /// Current x, y, z arrays in the chunked layout (see [`StrandLayout::index`]).
     #[must_use]
     pub fn positions(&self) -> (&[Real], &[Real], &[Real]) {
