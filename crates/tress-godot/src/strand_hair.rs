@@ -141,7 +141,7 @@ pub struct TressStrandHair {
     /// Keep the strands apart: after every second step, particles of
     /// different strands closer than 0.6 of the groom's strand spacing are
     /// pushed apart without gaining velocity (the volume pass). Off by
-    /// default: it costs about three times the step (docs/STRANDS.md
+    /// default: it costs about eight times the step (docs/STRANDS.md
     /// "Volume").
     #[export]
     #[var(set = set_keep_volume)]
