@@ -27,16 +27,10 @@ void fragment() { ALBEDO = vec3(0.4, 0.25, 0.1); }
 """
 
 func make_hair(head: Node3D) -> TressStrandHair:
-	var hair := TressStrandHair.new()
-	hair.groom_origin = Vector3(0, HEAD_Y, 0)
-	hair.strand_fraction = 0.1
+	var hair := TestUtil.strand_hair(head, HEAD_Y)
 	hair.render_ratio = 4
-	hair.threads = 1
 	hair.lod_enabled = false
 	hair.pause_when_hidden = false
-	head.add_child(hair)
-	TestUtil.add_head_sphere(hair)
-	hair.set_process(false)
 	return hair
 
 func turn(head: Node3D, hairs: Array, frames: int) -> float:

@@ -13,14 +13,8 @@ const HEAD_Y := 1.6
 const DT := 1.0 / 60.0
 
 func make_hair(head: Node3D, keep: bool) -> TressStrandHair:
-	var hair := TressStrandHair.new()
-	hair.groom_origin = Vector3(0, HEAD_Y, 0)
-	hair.strand_fraction = 0.1
-	hair.threads = 1
+	var hair := TestUtil.strand_hair(head, HEAD_Y)
 	hair.keep_volume = keep
-	head.add_child(hair)
-	TestUtil.add_head_sphere(hair)
-	hair.set_process(false)
 	return hair
 
 func turn(head: Node3D, hairs: Array, frames: int) -> void:

@@ -14,6 +14,20 @@ static func add_head_sphere(hair: Node3D, radius := 0.1) -> void:
 	col.shape = sphere
 	hair.add_child(col)
 
+## A TressStrandHair under `head` for the procedural groom's head at
+## `head_y` (groom origin there, a head sphere), drawing a share `fraction`
+## of the strands on one thread and stepped by its test (`step_frame`), not
+## by `_process`. The groom is not loaded yet.
+static func strand_hair(head: Node3D, head_y: float, fraction := 0.1) -> TressStrandHair:
+	var hair := TressStrandHair.new()
+	hair.groom_origin = Vector3(0, head_y, 0)
+	hair.strand_fraction = fraction
+	hair.threads = 1
+	head.add_child(hair)
+	add_head_sphere(hair)
+	hair.set_process(false)
+	return hair
+
 ## Waits `n` process frames.
 static func frames(tree: SceneTree, n: int) -> void:
 	for i in n:
