@@ -202,30 +202,10 @@ impl FollowPlanBuf {
         );
     }
 
-    /// [`Self::guide_texels`] handing each texel (index, RGBA) to `put`
-    /// ([`follow_copy::for_each_guide_texel`]).
-    ///
-    /// # Panics
-    /// When the sim has fewer strands or other particles than the plan.
-    pub fn for_each_guide_texel(
-        &self,
-        sim: &StrandSim,
-        pose: &Pose,
-        put: impl FnMut(usize, [Real; follow_copy::TEXEL_FLOATS]),
-    ) {
-        assert_eq!(sim.layout().particles(), self.particles, "particle count");
-        follow_copy::for_each_guide_texel(
-            sim.layout(),
-            sim.positions(),
-            Mat3::from_quat(pose.rot),
-            &self.root_normal,
-            &self.spread,
-            put,
-        );
-    }
-
-    /// [`Self::for_each_guide_texel`] for the guides in `range`, from
-    /// positions given directly (e.g. inside [`StrandSim::run_split`]).
+    /// [`Self::guide_texels`] for the guides in `range` only, handing each
+    /// texel (its index in the whole texture, RGBA) to `put`, from positions
+    /// given directly (e.g. inside [`StrandSim::run_split`], so the texture
+    /// packs in parts on the sim's threads).
     ///
     /// # Panics
     /// When `layout` has other particles than the plan, or as
