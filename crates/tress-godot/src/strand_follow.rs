@@ -89,6 +89,14 @@ impl FollowRender {
         (self.guide[r], self.offset[r])
     }
 
+    /// Whether the guide texture fits every GLES 3 device (4,096 rows of
+    /// 4,096 texels) and its texel indices are exact in the mesh's floats;
+    /// a groom past that (over 240,000 guides of 64 particles) is placed on
+    /// the CPU instead.
+    pub(crate) fn fits_texture(&self) -> bool {
+        self.plan.texels_len() / follow_copy::TEXEL_FLOATS <= TEXTURE_WIDTH * TEXTURE_WIDTH
+    }
+
     /// First texel of guide `g` in the texture.
     pub(crate) fn guide_texel(&self, g: u32) -> usize {
         g as usize * follow_copy::texels_per_guide(self.plan.particles())

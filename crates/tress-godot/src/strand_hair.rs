@@ -1037,7 +1037,11 @@ impl TressStrandHair {
     /// segment; UV.x the side, UV.y the position along the strand, UV2.x the
     /// strand's random number (for the shader's strand-to-strand variation).
     fn build_mesh(&mut self, strands: usize, m: usize) {
-        self.from_guides = self.follow.is_some() && self.shader_places_strands();
+        self.from_guides = self
+            .follow
+            .as_ref()
+            .is_some_and(FollowRender::fits_texture)
+            && self.shader_places_strands();
         let n = strands * m * 2;
         let mut verts = PackedVector3Array::new();
         let mut uvs = PackedVector2Array::new();
