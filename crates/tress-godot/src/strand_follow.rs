@@ -103,9 +103,14 @@ impl FollowRender {
     }
 
     /// Packs the guides of `sim` (head at `pose`) into the texture, made on
-    /// first use, and returns it for the shader. The packing splits over
-    /// the sim's threads (a share of the guides each).
-    pub(crate) fn write_texture(&mut self, sim: &mut StrandSim, pose: &Pose) -> Gd<ImageTexture> {
+    /// first use, and returns it for the shader (none, with an error
+    /// printed, where the engine refuses the image). The packing splits
+    /// over the sim's threads (a share of the guides each).
+    pub(crate) fn write_texture(
+        &mut self,
+        sim: &mut StrandSim,
+        pose: &Pose,
+    ) -> Option<Gd<ImageTexture>> {
         let start = Time::singleton().get_ticks_usec();
         // Straight into the bytes the image is made from: no float copy.
         // The image is made each frame and dropped after the upload, so
@@ -146,20 +151,23 @@ impl FollowRender {
             false,
             Format::RGBAF,
             &self.bytes,
-        )
-        .expect("the guide texture's size matches its data");
-        let texture = match self.texture.as_mut() {
-            Some(texture) => {
+        );
+        let texture = match (image, self.texture.as_mut()) {
+            (Some(image), Some(texture)) => {
                 texture.update(&image);
-                texture.clone()
+                Some(texture.clone())
             }
-            None => {
-                let texture = ImageTexture::create_from_image(&image)
-                    .expect("an RGBAF image makes a texture");
-                self.texture = Some(texture.clone());
-                texture
+            (Some(image), None) => {
+                self.texture = ImageTexture::create_from_image(&image);
+                self.texture.clone()
             }
+            (None, _) => None,
         };
+        if texture.is_none() {
+            godot_error!(
+                "TressStrandHair: the engine refused the {TEXTURE_WIDTH} x {rows} guide texture"
+            );
+        }
         self.in_bytes = true;
         self.last_usec = Time::singleton().get_ticks_usec() - start;
         texture

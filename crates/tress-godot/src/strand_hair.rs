@@ -1037,10 +1037,7 @@ impl TressStrandHair {
     /// segment; UV.x the side, UV.y the position along the strand, UV2.x the
     /// strand's random number (for the shader's strand-to-strand variation).
     fn build_mesh(&mut self, strands: usize, m: usize) {
-        self.from_guides = self
-            .follow
-            .as_ref()
-            .is_some_and(FollowRender::fits_texture)
+        self.from_guides = self.follow.as_ref().is_some_and(FollowRender::fits_texture)
             && self.shader_places_strands();
         let n = strands * m * 2;
         let mut verts = PackedVector3Array::new();
@@ -1152,8 +1149,8 @@ impl TressStrandHair {
             let mat = self.drawn_shader_material();
             if let (Some(f), Some(pose), Some(mut mat), Some(sim)) =
                 (self.follow.as_mut(), self.last_pose, mat, self.sim.as_mut())
+                && let Some(texture) = f.write_texture(sim, &pose)
             {
-                let texture = f.write_texture(sim, &pose);
                 strand_shading::set_guides(&mut mat, &texture, strand_follow::TEXTURE_WIDTH);
             }
             return;
