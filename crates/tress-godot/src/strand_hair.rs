@@ -1231,7 +1231,7 @@ impl TressStrandHair {
             return;
         };
         sim.set_params(params);
-        // `threads` may change while running: it used to wait for a reload.
+        // `threads` may change between frames (the inspector, the bench).
         let threads = self.threads.max(1) as usize;
         if sim.threads() != threads {
             sim.set_threads(threads);
