@@ -8,8 +8,8 @@
 ## "Volume" turns the right hair's volume pass on (`keep_volume`: strands
 ## kept apart; the overlay counts the particles the last pass pushed).
 ##
-## The right head draws 60,000 strands interpolated from its 6,000 simulated
-## ones (render_ratio 10); the left draws its simulated strands.
+## The right head draws 60,000 strands placed by the hair shader from its
+## 6,000 simulated ones (render_ratio 10); the left draws its simulated strands.
 ##
 ## Command line (after `--`): --strands=FRACTION (level of detail, 0..1),
 ## --ratio=N (render strands per simulated strand on the right, default 10).
@@ -151,7 +151,7 @@ func _process(delta: float) -> void:
 	var volume := "off"
 	if right.keep_volume:
 		volume = "%d particles pushed" % right.get_volume_stats()["moved"]
-	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which interpolation %.1f ms); detail %s, %d Hz; volume %s" % [
+	perf.text = "%d strands simulated per side, %d drawn on the right; update %.1f ms (right, of which the guide texture %.1f ms); detail %s, %d Hz; volume %s" % [
 		right.strand_count(), right.get_render_strand_count(),
 		right.get_last_update_usec() / 1000.0, right.get_last_interpolation_usec() / 1000.0,
 		DETAIL[right.get_lod_level()], 120 / right.get_rate_divisor(), volume]

@@ -58,7 +58,7 @@ func run(tree: SceneTree) -> String:
 		return shot
 	var img := tree.root.get_texture().get_image()
 	var cover := _coverage(img)
-	print("render strands: %d from %d guides; worst render length error %.4f; interpolation %d us (update %d us); gaps in the hair: left %d right %d pixels" % [
+	print("render strands: %d from %d guides; worst render length error %.4f; guide texture %d us (update %d us); gaps in the hair: left %d right %d pixels" % [
 		hair[1].get_render_strand_count(), hair[1].strand_count(), worst,
 		hair[1].get_last_interpolation_usec(), hair[1].get_last_update_usec(), cover[0], cover[1]])
 	if not hair[1].places_strands_in_shader() or not hair[0].places_strands_in_shader():
