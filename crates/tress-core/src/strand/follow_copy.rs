@@ -10,7 +10,7 @@
 //! standard scene), and restoring lengths re-chains each strand from the
 //! root, a scan a vertex shader would repeat for every vertex. A copy
 //! moved as a whole keeps its guide's segment lengths exactly, curls and
-//! all, and needs three texel reads per vertex. It is TressFX's follow
+//! all, and needs six texel reads per vertex. It is TressFX's follow
 //! hair, its tip spread measured from the groom: the offset grows along the
 //! strand as the guide's neighbours part from it at rest ([`spread`]), so
 //! the copies fill the space between guides down to the tips instead of
