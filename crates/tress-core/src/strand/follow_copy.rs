@@ -9,12 +9,12 @@
 //! positions shortens segments where guides part (up to half on the
 //! standard scene), and restoring lengths re-chains each strand from the
 //! root, a scan a vertex shader would repeat for every vertex. A copy
-//! moved as a whole keeps its guide's segment lengths exactly, curls and
-//! all, and needs six texel reads per vertex. It is TressFX's follow
-//! hair, its tip spread measured from the groom: the offset grows along the
-//! strand as the guide's neighbours part from it at rest ([`spread`]), so
-//! the copies fill the space between guides down to the tips instead of
-//! clumping.
+//! moved as a whole keeps its guide's segment lengths, curls and all, and
+//! needs six texel reads per vertex. It is TressFX's follow hair, its tip
+//! spread measured from the groom: the offset grows along the strand as
+//! the guide's neighbours part from it at rest ([`spread`]), so the copies
+//! fill the space between guides down to the tips instead of clumping; the
+//! spread changes a copy's segment lengths by at most 1 %.
 //!
 //! Texture layout: guide `g` owns texels `g · T .. (g + 1) · T` with
 //! `T = particles + ROOT_TEXELS` ([`texels_per_guide`]): its particles
