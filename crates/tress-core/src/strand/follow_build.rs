@@ -171,13 +171,6 @@ impl FollowPlanBuf {
         (&self.copy_guide, &self.copy_offset)
     }
 
-    /// Per guide, its rest root normal in the head frame (what
-    /// [`follow_copy::write_guide_texels`] turns with the head).
-    #[must_use]
-    pub fn root_normals(&self) -> &[Vec3] {
-        &self.root_normal
-    }
-
     /// Floats of the guide texture: `guides × texels_per_guide × 4`.
     #[must_use]
     pub fn texels_len(&self) -> usize {
@@ -396,25 +389,22 @@ impl GuideRest {
         })
     }
 
-    /// Component `comp` (0..12, as [`guide_frames`] writes) of guide `g`'s root.
-    fn root_frame(&self, g: usize, comp: usize) -> Vec3 {
-        let gm = self.guides * self.particles;
-        let at = |c: usize| self.frames[c * gm + g * self.particles];
-        Vec3::new(at(comp), at(comp + 1), at(comp + 2))
-    }
-
-    /// Particle `i` of guide `g` at rest.
-    fn point(&self, g: usize, i: usize) -> Vec3 {
+    /// Vector `comp` (0..12, as [`guide_frames`] writes: position, normal,
+    /// binormal, tangent) of particle `i` of guide `g` at rest.
+    fn frame_vec(&self, g: usize, i: usize, comp: usize) -> Vec3 {
         let gm = self.guides * self.particles;
         let at = |c: usize| self.frames[c * gm + g * self.particles + i];
-        Vec3::new(at(0), at(1), at(2))
+        Vec3::new(at(comp), at(comp + 1), at(comp + 2))
     }
 
     /// `root`'s offset from guide `g`'s root in the guide's rest root frame
     /// as [`follow_copy::root_frame`] builds it.
     fn copy_offset(&self, g: usize, root: Vec3) -> [Real; 3] {
-        let [n, b, t] =
-            follow_copy::root_frame(self.point(g, 0), self.point(g, 1), self.root_normal[g]);
+        let [n, b, t] = follow_copy::root_frame(
+            self.frame_vec(g, 0, 0),
+            self.frame_vec(g, 1, 0),
+            self.root_normal[g],
+        );
         let o = root - self.roots[g];
         [o.dot(n), o.dot(b), o.dot(t)]
     }
@@ -445,9 +435,9 @@ impl GuideRest {
             index[k] = near[k].1;
             let o = root - self.roots[g];
             let (n, b, t) = (
-                self.root_frame(g, 3),
-                self.root_frame(g, 6),
-                self.root_frame(g, 9),
+                self.frame_vec(g, 0, 3),
+                self.frame_vec(g, 0, 6),
+                self.frame_vec(g, 0, 9),
             );
             coefs[k] = [w[k], w[k] * o.dot(n), w[k] * o.dot(b), w[k] * o.dot(t)];
         }
@@ -473,7 +463,7 @@ fn disc(rest: &GuideRest, g: usize, near: &[(Real, u32); GUIDES_PER_STRAND]) -> 
     let normal = if normal.length_squared() > 1e-6 * a.length_squared() * a.length_squared() {
         normal.normalize()
     } else {
-        rest.root_frame(g, 9)
+        rest.frame_vec(g, 0, 9)
     };
     let u = normal.any_orthonormal_vector();
     (radius, u, normal.cross(u))
