@@ -617,11 +617,7 @@ impl TressStrandHair {
     /// built-in one (null before a groom has loaded).
     #[func]
     pub fn get_active_material(&self) -> Option<Gd<Material>> {
-        match self.material.clone() {
-            Some(_) if self.from_guides => self.material_copy.clone().map(|m| m.upcast()),
-            Some(m) => Some(m),
-            None => self.default_material.clone().map(|m| m.upcast()),
-        }
+        self.drawn_material()
     }
 
     /// Whether the render strands are placed by the hair shader from the
@@ -1264,18 +1260,12 @@ impl TressStrandHair {
         let Some(mut instance) = self.instance.clone().filter(|i| i.is_instance_valid()) else {
             return;
         };
-        let mat: Gd<Material> = match self.material.clone() {
-            Some(m) => match self.material_copy.clone() {
-                Some(copy) if self.from_guides => copy.upcast(),
-                _ => m,
-            },
-            None => {
-                let (root, tip) = (self.root_color, self.tip_color);
-                self.default_material
-                    .get_or_insert_with(|| strand_shading::default_material(root, tip))
-                    .clone()
-                    .upcast()
-            }
+        if self.material.is_none() && self.default_material.is_none() {
+            let (root, tip) = (self.root_color, self.tip_color);
+            self.default_material = Some(strand_shading::default_material(root, tip));
+        }
+        let Some(mat) = self.drawn_material() else {
+            return;
         };
         instance.set_material_override(&mat);
         if !self.from_guides
@@ -1304,13 +1294,23 @@ impl TressStrandHair {
         }
     }
 
-    /// The shader material the ribbons are drawn with, if it is one.
-    fn drawn_shader_material(&self) -> Option<Gd<ShaderMaterial>> {
+    /// The material the ribbons are drawn with: `material` (this node's
+    /// copy of it while its shader places the strands), else the built-in
+    /// one once made.
+    fn drawn_material(&self) -> Option<Gd<Material>> {
         match self.material.clone() {
-            Some(_) if self.from_guides => self.material_copy.clone(),
-            Some(m) => m.try_cast::<ShaderMaterial>().ok(),
-            None => self.default_material.clone(),
+            Some(m) => Some(match self.material_copy.clone() {
+                Some(copy) if self.from_guides => copy.upcast(),
+                _ => m,
+            }),
+            None => self.default_material.clone().map(Gd::upcast),
         }
+    }
+
+    /// [`Self::drawn_material`] when it is a shader material.
+    fn drawn_shader_material(&self) -> Option<Gd<ShaderMaterial>> {
+        self.drawn_material()
+            .and_then(|m| m.try_cast::<ShaderMaterial>().ok())
     }
 
     /// Whether the material's shader places render strands from the guide
