@@ -345,6 +345,9 @@ pub struct MeasureArgs {
     /// Drape the hair over contact (improved solver)
     #[arg(long)]
     pub drape: bool,
+    /// Leave the file's bands (TRESS_springBone_band) out: every chain alone
+    #[arg(long)]
+    pub no_bands: bool,
     /// Measure again with fitted colliders and per-chain contact, and compare penetration
     #[arg(long)]
     pub fit_colliders: bool,
@@ -402,6 +405,7 @@ impl MeasureArgs {
             inside_meshes: self.inside_meshes.clone().map(|m| m.0).unwrap_or_default(),
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
+            bands: !self.no_bands,
             rigid_hair: self.rigid_hair,
             wind: tress_core::spring::Wind {
                 direction: self.wind_direction,

@@ -74,6 +74,23 @@ fn measure_help_names_its_options() {
     assert!(out.contains("--solver"), "{out}");
 }
 
+/// `inspect` lists the skirt avatar's band (`TRESS_springBone_band`): its
+/// sixteen chains in a ring, as the generator writes them.
+#[test]
+fn inspect_lists_the_skirt_band() {
+    let avatar = assets().join("tress_avatar_skirt.vrm");
+    let o = tress(&[OsStr::new("inspect"), avatar.as_os_str()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let names: Vec<String> = (0..16).map(|c| format!("Skirt{c:02}")).collect();
+    let want = format!(
+        "band Skirt: 16 chains in a ring, stretch at most 5.0 %: {}",
+        names.join(", ")
+    );
+    assert!(out.contains(&want), "missing `{want}` in:\n{out}");
+    assert!(out.contains("warnings: 0"), "{out}");
+}
+
 /// `measure --anim --clip` plays a library clip on the skirt avatar and
 /// says so; a clip the file lacks is refused with the names it has.
 #[test]

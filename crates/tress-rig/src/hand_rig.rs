@@ -506,6 +506,7 @@ pub fn build_specs(
             chains: springs,
             collider_groups: groups,
             colliders: spring_colliders,
+            bands: Vec::new(),
         },
         ..Avatar::skeleton_only(nodes, roots)
     };

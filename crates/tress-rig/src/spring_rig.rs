@@ -15,8 +15,8 @@ use glam::{Mat4, Vec3};
 use tress_core::collide::Collider as CoreCollider;
 use tress_core::math::{affine, ops, quat};
 use tress_core::spring::{
-    ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose, SetupError,
-    SpringWorld, StepConfig,
+    BandLink, ChainDesc, ContactMode, FlatLock, JointDesc, JointOutput, JointParams, Mode, Pose,
+    SetupError, SpringWorld, StepConfig,
 };
 
 use tress_vrm::model::{Avatar, ColliderShape, SpringChain, SpringJoint};
@@ -54,6 +54,10 @@ pub struct RigOptions {
     /// Improved mode: drape over contact ([`ChainDesc::drape`]); off by
     /// default.
     pub drape: bool,
+    /// Hold the file's bands (`TRESS_springBone_band`: neighbouring chains
+    /// kept to their rest spacing, `tress_core::spring::band`); on by
+    /// default. Improved and Earlier modes only.
+    pub bands: bool,
     /// Stepping policy.
     pub config: StepConfig,
 }
@@ -67,6 +71,7 @@ impl Default for RigOptions {
             vrm_length_quirk: false,
             flat_lock_stiffness: 0.0,
             drape: false,
+            bands: true,
             config: StepConfig::default(),
         }
     }
@@ -318,10 +323,55 @@ impl SpringRig {
                 head_hair: chain.is_head_hair(),
             });
         }
+        if opts.bands {
+            rig.link_bands(avatar, opts);
+        }
         // Start every chain at rest under the rest poses (a zero-length
         // frame runs no substep), as three-vrm's setInitState does.
         rig.world.advance(0.0);
         Ok(rig)
+    }
+
+    /// Links the world's chains as the file's bands say; a pair the world
+    /// refuses (chains on different frames, or a chain not simulated) is
+    /// left out with a note.
+    fn link_bands(&mut self, avatar: &Avatar, opts: &RigOptions) {
+        for band in &avatar.springs.bands {
+            if opts.mode == Mode::VrmCompatible {
+                self.notes.push(format!(
+                    "band {}: not held in the VRM-compatible mode (three-vrm has no bands)",
+                    band.source_path
+                ));
+                continue;
+            }
+            let world_index = |spring: usize| {
+                self.chains
+                    .iter()
+                    .find(|c| c.spring == spring)
+                    .map(|c| c.index)
+            };
+            for (a, b) in band.pairs() {
+                let (Some(wa), Some(wb)) = (world_index(a), world_index(b)) else {
+                    self.notes.push(format!(
+                        "band {}: springs {a} and {b} not linked (one is not simulated)",
+                        band.source_path
+                    ));
+                    continue;
+                };
+                let link = BandLink {
+                    a: wa,
+                    b: wb,
+                    stretch: band.stretch,
+                };
+                if let Err(e) = self.world.add_band_link(link) {
+                    self.notes.push(format!(
+                        "band {}: springs {a} and {b} not linked ({e:?}: they must hang from \
+                         the same node)",
+                        band.source_path
+                    ));
+                }
+            }
+        }
     }
 
     fn frame_for(&mut self, node: Option<usize>, rest: &[Mat4]) -> Result<usize, RigError> {

@@ -205,6 +205,37 @@ pub struct SpringSystem {
     pub colliders: Vec<Collider>,
     /// Collider groups (indices into `colliders`).
     pub collider_groups: Vec<ColliderGroup>,
+    /// Rows of neighbouring chains held to their rest spacing
+    /// (`TRESS_springBone_band`).
+    pub bands: Vec<SpringBand>,
+}
+
+/// Neighbouring chains held to their rest spacing joint by joint, so the
+/// cloth skinned between them does not stretch (a skirt's chains around the
+/// hips). Tress's own extension `TRESS_springBone_band` on
+/// `VRMC_springBone`; other runtimes simulate the chains alone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpringBand {
+    /// The band's name, if the file gives one.
+    pub name: Option<String>,
+    /// JSON path of the band in the file.
+    pub source_path: String,
+    /// Indices into [`SpringSystem::chains`], neighbours in order.
+    pub chains: Vec<usize>,
+    /// The last chain is also the first one's neighbour (a ring).
+    pub closed: bool,
+    /// How far past its rest distance a pair of joints may move apart, as a
+    /// share of it.
+    pub stretch: f32,
+}
+
+impl SpringBand {
+    /// The neighbouring pairs, in order (a ring closes with last → first).
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = self.chains.len();
+        let closing = (self.closed && n > 2).then(|| (self.chains[n - 1], self.chains[0]));
+        self.chains.windows(2).map(|w| (w[0], w[1])).chain(closing)
+    }
 }
 
 impl SpringSystem {

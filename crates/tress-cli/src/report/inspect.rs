@@ -82,6 +82,27 @@ pub fn report(avatar: &Avatar) -> String {
             }
         }
     }
+    for b in &springs.bands {
+        let names: Vec<&str> = b
+            .chains
+            .iter()
+            .map(|&c| {
+                springs
+                    .chains
+                    .get(c)
+                    .map_or("?", |c| c.name.as_deref().unwrap_or(&c.source_path))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "band {}: {} chains{}, stretch at most {:.1} %: {}",
+            b.name.as_deref().unwrap_or(&b.source_path),
+            b.chains.len(),
+            if b.closed { " in a ring" } else { "" },
+            b.stretch * 100.0,
+            names.join(", ")
+        );
+    }
     let counts = avatar.collider_counts();
     let by_shape: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
     let _ = writeln!(

@@ -8,6 +8,7 @@
 //! - [`wind`]: the deterministic wind field.
 //! - [`teleport`]: teleport thresholds and what teleported chains do.
 //! - [`limit`]: per-joint angle limits (`VRMC_springBone_limit`).
+//! - [`band`]: neighbouring chains held to their rest spacing (skirts).
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
 //! (up to eight Improved or Earlier chains at once in vector lanes, the same bits as
@@ -15,6 +16,7 @@
 //! `lanes_vrm` (up to eight VRM-compatible chains at once, the same bits
 //! as `vrm`).
 
+pub mod band;
 pub mod chain;
 mod lane_math;
 mod lanes;
@@ -31,6 +33,7 @@ pub mod world;
 
 /// The attachment frames' pose type (one type for every solver).
 pub use crate::math::Pose;
+pub use band::BandLink;
 pub use chain::{ChainDesc, FlatLock, JointDesc};
 pub use limit::{JointLimit, LimitShape};
 pub use output::JointOutput;

@@ -14,6 +14,7 @@ mod drive;
 mod vrm_groups;
 mod wind;
 
+use super::band::BandLink;
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
 use super::limit::{JointLimit, LimitSlot};
 use super::output::{JointOutput, OutRot, chain_output, chain_output_cached};
@@ -107,6 +108,8 @@ pub struct SpringWorld<
     /// Whether [`outputs`](Self::outputs) was called since the last
     /// substep: only then does the lane kernel compute them.
     out_read: ReadMark,
+    /// Links between neighbouring chains (`band`), applied in this order.
+    bands: Vec<BandLink, C>,
 }
 
 /// A flag [`SpringWorld::outputs`] sets through `&self`.
@@ -167,6 +170,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             out_rots: [OutRot::default(); J],
             out_fresh: [false; C],
             out_read: ReadMark::default(),
+            bands: Vec::new(),
         }
     }
 
@@ -477,6 +481,44 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             self.refresh_wind_depth();
         }
         Ok(())
+    }
+
+    /// Holds chain `link.b` to chain `link.a` joint by joint (`band`): after
+    /// every substep no pair of their joint ends is farther apart than
+    /// `1 + link.stretch` times its rest distance. Both chains must hang from
+    /// the same frame; `stretch` is clamped to `0..=MAX_BAND_STRETCH` (not
+    /// finite: 0). Links act on Improved and Earlier chains; a VRM-compatible
+    /// or authored chain ignores them (three-vrm has no such constraint).
+    ///
+    /// # Errors
+    /// [`SetupError::BadIndex`] for a chain that does not exist, a chain
+    /// linked to itself or chains on different frames;
+    /// [`SetupError::Capacity`] past `C` links.
+    pub fn add_band_link(&mut self, link: BandLink) -> Result<(), SetupError> {
+        let (Some(a), Some(b)) = (self.chains.get(link.a), self.chains.get(link.b)) else {
+            return Err(SetupError::BadIndex);
+        };
+        if link.a == link.b || a.desc.frame != b.desc.frame {
+            return Err(SetupError::BadIndex);
+        }
+        let stretch = if link.stretch.is_finite() {
+            link.stretch.clamp(0.0, super::band::MAX_BAND_STRETCH)
+        } else {
+            0.0
+        };
+        self.bands
+            .push(BandLink { stretch, ..link })
+            .map_err(|_| SetupError::Capacity)
+    }
+
+    /// The band links, in the order they are applied.
+    pub fn band_links(&self) -> &[BandLink] {
+        &self.bands
+    }
+
+    /// Removes every band link.
+    pub fn clear_band_links(&mut self) {
+        self.bands.clear();
     }
 
     /// The chain's description.

@@ -4,6 +4,7 @@
 
 extern crate alloc;
 
+mod bands;
 mod common;
 mod contact;
 mod continuity;

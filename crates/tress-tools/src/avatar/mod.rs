@@ -270,6 +270,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
     summary.nodes = g.node_count();
     if !skirt_joint_nodes.is_empty() {
         g.use_extension(vrm_json::LIMIT_EXTENSION);
+        g.use_extension(vrm_json::BAND_EXTENSION);
     }
     let ext = vrm_json::extensions(&bone_nodes, &locks, &lock_joint_nodes, &skirt_joint_nodes);
     (g.to_glb("Tress avatar generator", ext), summary)

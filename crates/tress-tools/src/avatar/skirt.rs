@@ -21,7 +21,10 @@
 //!   onto the lap in a sitting pose rests on them instead of falling into
 //!   the gap, where the cloth beside it would cut through a thigh;
 //! - cone limits ([`ROOT_CONE_DEG`], [`JOINT_CONE_DEG`]) let the front lift
-//!   level over raised thighs but never fold the cloth up past that.
+//!   level over raised thighs but never fold the cloth up past that;
+//! - the chains form one closed band ([`BAND_STRETCH`]): a chain a leg
+//!   pushes takes its neighbours along, and the cloth between two chains
+//!   is kept off the legs too.
 
 use glam::{Mat4, Vec3};
 use tress_core::math::ops;
@@ -85,6 +88,12 @@ pub const ROOT_CONE_DEG: f32 = 80.0;
 /// Cone half-angle of the later segments relative to the segment above,
 /// degrees: the cloth bends over a knee but never doubles back.
 pub const JOINT_CONE_DEG: f32 = 45.0;
+
+/// How far two neighbouring chains' joints may move apart past their rest
+/// distance (the skirt's band, `TRESS_springBone_band`): without the band a
+/// thigh pushes one chain while its neighbours stay, and the cloth between
+/// them stretches by the difference.
+pub const BAND_STRETCH: f32 = 0.05;
 
 /// Thigh and shin capsules, left then right, then both forearms with the
 /// hands: the skirt's collider group (arms hanging at the sides in a walk

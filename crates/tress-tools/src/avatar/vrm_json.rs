@@ -8,6 +8,8 @@ use super::skirt;
 
 /// The angle-limit extension the skirt's joints carry (draft).
 pub(super) const LIMIT_EXTENSION: &str = "VRMC_springBone_limit";
+/// Tress's band extension: the skirt's chains held to their spacing.
+pub(super) const BAND_EXTENSION: &str = "TRESS_springBone_band";
 
 fn collider_json(c: &ColliderDef, bone_nodes: &[usize]) -> Value {
     let shape = if c.offset == c.tail {
@@ -121,14 +123,27 @@ pub(super) fn extensions(
                 "colliderGroups": [legs_group] }));
         }
     }
-    let spring = json!({
+    let mut spring = json!({
         "specVersion": "1.0",
         "colliders": colliders,
         "colliderGroups": groups,
         "springs": springs,
     });
+    if !skirt_nodes.is_empty() {
+        // The skirt's springs are the last ones, in order round the hips.
+        let first = springs_len(&spring) - skirt_nodes.len();
+        let ring: Vec<usize> = (first..first + skirt_nodes.len()).collect();
+        spring["extensions"] = json!({ BAND_EXTENSION: { "bands": [{
+            "name": "Skirt", "springs": ring, "closed": true,
+            "stretch": skirt::BAND_STRETCH,
+        }] } });
+    }
     let mut ext = Map::new();
     ext.insert("VRMC_vrm".into(), vrm);
     ext.insert("VRMC_springBone".into(), spring);
     ext
+}
+
+fn springs_len(spring: &Value) -> usize {
+    spring["springs"].as_array().map_or(0, Vec::len)
 }

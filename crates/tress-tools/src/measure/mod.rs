@@ -111,6 +111,8 @@ pub struct MeasureOptions {
     pub flat_lock_stiffness: f32,
     /// Drape over contact for the rig ([`RigOptions::drape`]).
     pub drape: bool,
+    /// Hold the file's bands ([`RigOptions::bands`]); on by default.
+    pub bands: bool,
     /// Carry the hair rigidly: every spring joint keeps its rest local
     /// rotation, so the hair moves with its attachment as if glued (the
     /// solver still runs but is not written back; joints, tips and roots
@@ -143,6 +145,7 @@ impl Default for MeasureOptions {
             stretch_meshes: Vec::new(),
             flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
             drape: RigOptions::default().drape,
+            bands: RigOptions::default().bands,
             rigid_hair: false,
             wind: tress_core::spring::Wind::default(),
             clip: None,
@@ -366,6 +369,7 @@ pub fn measure_with_progress(
         tail_chains: opts.tail_chains,
         flat_lock_stiffness: opts.flat_lock_stiffness,
         drape: opts.drape,
+        bands: opts.bands,
         ..RigOptions::default()
     };
     let probe =

@@ -143,6 +143,7 @@ fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
                 name: None,
                 colliders: (0..colliders.len()).collect(),
             }],
+            bands: Vec::new(),
         },
         ..Avatar::skeleton_only(nodes, vec![0, mesh_node])
     };

@@ -17,6 +17,7 @@ use crate::model::{Avatar, Format, SpringSystem};
 use crate::sniff;
 use ctx::Ctx;
 
+mod bands;
 mod buffers;
 mod constraints;
 

@@ -255,6 +255,7 @@ pub(crate) fn spring_bone(v: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Resu
             colliders: idx,
         });
     }
+    let base_chain = avatar.springs.chains.len();
     let base_collider = avatar.springs.colliders.len();
     let base_group = avatar.springs.collider_groups.len();
     for g in &mut groups {
@@ -321,6 +322,9 @@ pub(crate) fn spring_bone(v: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Resu
     }
     avatar.springs.colliders.extend(colliders);
     avatar.springs.collider_groups.extend(groups);
+    let count = avatar.springs.chains.len() - base_chain;
+    let bands = super::bands::bands(v, base_chain, count, ctx)?;
+    avatar.springs.bands.extend(bands);
     Ok(())
 }
 

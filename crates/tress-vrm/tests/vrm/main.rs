@@ -3,6 +3,7 @@
 extern crate alloc;
 
 mod assets;
+mod bands;
 mod binary;
 mod common;
 mod errors;

@@ -5,6 +5,7 @@
 
 use heapless::Vec;
 
+use super::super::band::{BAND_ROUNDS, link_contacts, pull_link, settle_chain};
 use super::super::chain::Chain;
 use super::super::lanes::{LANES4, LANES8, Lane, LaneCtx, step_group4, step_group8};
 use super::super::params::ContactMode;
@@ -17,7 +18,7 @@ use super::super::step_limited::step_chain_limited;
 use super::super::vrm::{step_vrm, sync_tails};
 use super::SpringWorld;
 use crate::collide::{ShapeKind, closest_point_on_segment};
-use crate::math::{Pose, Real};
+use crate::math::{Pose, Real, Vec3};
 
 impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld<J, C, K, F> {
     /// Advances by a frame of `dt` seconds, interpolating every frame from its
@@ -221,6 +222,67 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 step_chain(chain, joints, &frame, &ctx);
             }
             self.check_finite(ci, poses);
+        }
+        if !self.bands.is_empty() {
+            self.hold_bands(poses, &near);
+        }
+    }
+
+    /// Applies the band links, then walks every linked chain from its root
+    /// again, [`BAND_ROUNDS`] times (`band`).
+    fn hold_bands(&mut self, poses: &[Pose; F], near: &NearSet) {
+        let banded = |c: &Chain| !c.authored && c.desc.mode != Mode::VrmCompatible;
+        let mut linked = [false; C];
+        for l in &self.bands {
+            if banded(&self.chains[l.a]) && banded(&self.chains[l.b]) {
+                linked[l.a] = true;
+                linked[l.b] = true;
+            }
+        }
+        for _ in 0..BAND_ROUNDS {
+            for l in &self.bands {
+                let (ca, cb) = (&self.chains[l.a], &self.chains[l.b]);
+                if linked[l.a] && linked[l.b] {
+                    pull_link(l, ca, cb, &mut self.joints, self.scale);
+                }
+            }
+            let colliders = &self.collider_states[..self.colliders.len()];
+            for l in &self.bands {
+                let (ca, cb) = (&self.chains[l.a], &self.chains[l.b]);
+                if linked[l.a] && linked[l.b] {
+                    let mask = ca.desc.collider_mask | cb.desc.collider_mask;
+                    link_contacts(ca, cb, &mut self.joints, colliders, mask, self.scale);
+                }
+            }
+            for (ci, _) in linked.iter().enumerate().filter(|(_, l)| **l) {
+                let c = self.chains[ci];
+                let frame = poses[c.desc.frame];
+                let (candidates, candidate_bits) =
+                    self.candidates(&c, &frame, self.reach[ci], near);
+                let ctx = StepCtx {
+                    scale: self.scale,
+                    iterations: self.config.contact_iterations,
+                    colliders: &self.collider_states[..self.colliders.len()],
+                    candidates: &candidates,
+                    candidate_bits,
+                    near,
+                    external: Vec3::ZERO,
+                };
+                let limits = if c.limited {
+                    &self.limits[c.start..c.start + c.len]
+                } else {
+                    &[]
+                };
+                settle_chain(
+                    &mut self.chains[ci],
+                    &mut self.joints[c.start..c.start + c.len],
+                    limits,
+                    &frame,
+                    &ctx,
+                );
+                self.out_fresh[ci] = false;
+                self.check_finite(ci, poses);
+            }
         }
     }
 

@@ -1,0 +1,184 @@
+//! Bands: neighbouring chains held to their rest spacing, so the cloth
+//! skinned between them (a skirt, a cape, a wide lock cut into strips)
+//! cannot stretch when a collider pushes one chain and not its neighbour.
+//!
+//! A band is a list of links between two chains hanging from the same
+//! frame. After every chain has taken its substep, joint `k` of the one and
+//! joint `k` of the other may be at most `(1 + stretch)` times their rest
+//! distance apart; a longer pair moves towards each other, half each. Then
+//! each banded chain is walked from its root again: bone lengths, angle
+//! limits and contacts, as its own step applies them, so contact has the
+//! last word and nothing is left inside a collider. A few such rounds
+//! (Gauss-Seidel over the links in the order given) bring a pushed chain's
+//! neighbours along with it.
+//!
+//! Pulling a pair together is never added to their velocities (no spring
+//! back once the push ends), as a contact's push is not. Links only stop
+//! stretching: neighbours may come closer (cloth folds) freely.
+
+use super::chain::{Chain, Joint};
+use super::limit::{LimitSlot, clamp_end, limit_end};
+use super::output::{segment_rotation, segment_rotation_known_length};
+use super::params::Mode;
+use super::step::{ColliderState, INV_H, StepCtx, project, resolve_contacts_then};
+use crate::collide::clearance_segment;
+use crate::math::quat::{self, rotate};
+use crate::math::{Pose, Real, ops};
+
+/// Rounds of link corrections and chain walks per substep.
+pub const BAND_ROUNDS: u32 = 4;
+
+/// Largest stretch a link may allow (a link that allows more is no link).
+pub const MAX_BAND_STRETCH: Real = 1.0;
+
+/// One link of a band: chain `b` held to chain `a`, joint by joint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BandLink {
+    /// The first chain (world index).
+    pub a: usize,
+    /// The second chain (world index).
+    pub b: usize,
+    /// How far past their rest distance two joints may move apart, as a
+    /// share of it (0.05: five per cent).
+    pub stretch: Real,
+}
+
+/// Moves joint ends of the linked chains `a` and `b` (joint slices of
+/// the world) so that no pair is farther apart than the link allows.
+/// `scale` is the world's length scale.
+pub(crate) fn pull_link(
+    link: &BandLink,
+    ca: &Chain,
+    cb: &Chain,
+    joints: &mut [Joint],
+    scale: Real,
+) {
+    let allow = 1.0 + link.stretch;
+    let n = ca.len.min(cb.len);
+    let mut rest_a = ca.desc.root_offset;
+    let mut rest_b = cb.desc.root_offset;
+    for k in 0..n {
+        let (ia, ib) = (ca.start + k, cb.start + k);
+        rest_a += joints[ia].rest_vec;
+        rest_b += joints[ib].rest_vec;
+        let most = rest_a.distance(rest_b) * scale * allow;
+        let d = joints[ib].x - joints[ia].x;
+        let l2 = d.length_squared();
+        if l2 <= most * most || !l2.is_finite() {
+            continue;
+        }
+        let l = ops::sqrt(l2);
+        let half = d * (0.5 * (l - most) / l);
+        joints[ia].x += half;
+        joints[ib].x -= half;
+    }
+}
+
+/// Walks `chain` from its root again after links moved its ends: each end
+/// back on its bone length, into its angle limit and out of colliders, as
+/// the chain's own substep orders them. Velocities keep what the substep
+/// gave them, less what a contact or a limit removes.
+pub(crate) fn settle_chain(
+    chain: &mut Chain,
+    joints: &mut [Joint],
+    limits: &[LimitSlot],
+    frame: &Pose,
+    ctx: &StepCtx<'_>,
+) {
+    let s = ctx.scale;
+    let earlier = chain.desc.mode == Mode::Earlier;
+    let mut o = frame.transform_point(chain.desc.root_offset * s);
+    let mut o_prev = chain.root_prev;
+    let mut parent_w = frame.rot;
+    for (i, j) in joints.iter_mut().enumerate() {
+        let len = j.len0 * s;
+        let carried = quat::mul(frame.rot, j.rest_rot);
+        let (rest, base) = if earlier {
+            let base = quat::mul(parent_w, j.local_rot);
+            (rotate(base, j.axis), base)
+        } else {
+            (rotate(frame.rot, j.rest_vec), carried)
+        };
+        let mut xh = project(o, j.x, len, rest);
+        let slot = limits.get(i).copied().unwrap_or_default();
+        if let Some(limited) = clamp_end(&slot, parent_w, o, xh, len) {
+            xh = limited;
+        }
+        let mut v = j.v;
+        if !ctx.candidates.is_empty() {
+            let v_parent = (o - o_prev) * INV_H;
+            let mut pushed = 0.0;
+            xh = resolve_contacts_then(
+                ctx,
+                chain.desc.contact,
+                o,
+                xh,
+                len,
+                rest,
+                j.params.hit_radius * s,
+                &mut v,
+                v_parent,
+                &mut pushed,
+                |x, v| limit_end(&slot, parent_w, o, x, len, v),
+            );
+        }
+        o_prev = j.x - j.v * (1.0 / INV_H);
+        j.x = xh;
+        j.v = v;
+        parent_w = if earlier {
+            segment_rotation(base, j.axis_unit, xh - o)
+        } else {
+            segment_rotation_known_length(base, j.axis_unit, xh - o, len)
+        };
+        o = xh;
+    }
+}
+
+/// Keeps the cloth between two linked chains out of the round colliders in
+/// `mask`: the straight line from joint `k` of one to joint `k` of the other
+/// (where the skinned cloth runs) is pushed clear at its deepest point, its
+/// two ends sharing the push by their distance from it. Without this a
+/// thigh can pass between two chains, each clear of it, with the cloth
+/// between them through it.
+pub(crate) fn link_contacts(
+    ca: &Chain,
+    cb: &Chain,
+    joints: &mut [Joint],
+    colliders: &[ColliderState],
+    mask: u64,
+    scale: Real,
+) {
+    let n = ca.len.min(cb.len);
+    for k in 0..n {
+        let (ia, ib) = (ca.start + k, cb.start + k);
+        let r = joints[ia]
+            .params
+            .hit_radius
+            .min(joints[ib].params.hit_radius)
+            * scale;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let Some(c) = colliders.get(i) else { break };
+            if !c.valid || !c.prep.is_round() {
+                continue;
+            }
+            let (pa, pb) = (joints[ia].x, joints[ib].x);
+            let mid = (pa + pb) * 0.5;
+            if !c.near(mid, 0.5 * pa.distance(pb) + r) {
+                continue;
+            }
+            let (clear, normal, s) = clearance_segment(c.cur(), pa, pb, r);
+            if clear >= 0.0 || clear.is_nan() {
+                continue;
+            }
+            // Moving the ends by (1 − s)·λ and s·λ moves the point at s by
+            // ((1 − s)² + s²)·λ: exactly clear.
+            let lambda = -clear / ((1.0 - s) * (1.0 - s) + s * s);
+            joints[ia].x += normal * ((1.0 - s) * lambda);
+            joints[ib].x += normal * (s * lambda);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! `TRESS_springBone_band`, Tress's own extension on `VRMC_springBone`:
+//! rows of neighbouring springs held to their rest spacing (a skirt's
+//! chains around the hips), `extensions.TRESS_springBone_band { bands: [{
+//! name?, springs: [i, …], closed?, stretch? }] }`, each `springs` entry an
+//! index into this `VRMC_springBone`'s `springs`, neighbours in order.
+//!
+//! Other runtimes ignore the extension and simulate the springs alone. A
+//! malformed band never fails the load: it is dropped with a warning naming
+//! its JSON path, and its springs simulate alone.
+
+use super::ctx::Ctx;
+use crate::error::Result;
+use crate::json::J;
+use crate::model::SpringBand;
+
+/// The extension's name.
+pub(crate) const EXTENSION: &str = "TRESS_springBone_band";
+
+/// Stretch a band allows when the file does not say.
+pub const DEFAULT_STRETCH: f32 = 0.05;
+
+/// The bands of a `VRMC_springBone` object `v` whose springs start at chain
+/// `base` and number `count`.
+pub(crate) fn bands(
+    v: &J<'_>,
+    base: usize,
+    count: usize,
+    ctx: &mut Ctx,
+) -> Result<Vec<SpringBand>> {
+    let Some(ext) = v.get("extensions")?.map(|e| e.get(EXTENSION)).transpose()? else {
+        return Ok(Vec::new());
+    };
+    let Some(ext) = ext else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let list = match ext.list("bands") {
+        Ok(l) => l,
+        Err(e) => {
+            ctx.warn(&ext.path, &format!("{EXTENSION} ignored: {}", e.message));
+            return Ok(out);
+        }
+    };
+    for b in list {
+        match band(&b, base, count) {
+            Ok(band) => out.push(band),
+            Err(e) => {
+                let path = if e.path.is_empty() {
+                    b.path.clone()
+                } else {
+                    e.path.clone()
+                };
+                ctx.warn(
+                    &path,
+                    &format!("band ignored: {}; its springs simulate alone", e.message),
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn band(b: &J<'_>, base: usize, count: usize) -> Result<SpringBand> {
+    let mut chains = Vec::new();
+    for s in b.list("springs")? {
+        let i = s.index(count, "spring")?;
+        if chains.contains(&(base + i)) {
+            return Err(s.err(
+                crate::error::ErrorKind::Invalid,
+                format!("spring {i} is listed twice"),
+            ));
+        }
+        chains.push(base + i);
+    }
+    if chains.len() < 2 {
+        return Err(b.err(
+            crate::error::ErrorKind::Invalid,
+            "a band needs at least two springs",
+        ));
+    }
+    let stretch = b.f32_or("stretch", DEFAULT_STRETCH)?;
+    if !(0.0..=1.0).contains(&stretch) {
+        return Err(b.err(
+            crate::error::ErrorKind::Invalid,
+            format!("stretch {stretch} is outside 0..=1"),
+        ));
+    }
+    Ok(SpringBand {
+        name: b.opt_str("name")?,
+        source_path: b.path.clone(),
+        chains,
+        closed: b.opt_bool("closed")?.unwrap_or(false),
+        stretch,
+    })
+}
