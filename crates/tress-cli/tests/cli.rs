@@ -84,7 +84,7 @@ fn inspect_lists_the_skirt_band() {
     let out = stdout(&o);
     let names: Vec<String> = (0..16).map(|c| format!("Skirt{c:02}")).collect();
     let want = format!(
-        "band Skirt: 16 chains in a ring, stretch at most 5.0 %: {}",
+        "band Skirt: 16 chains in a ring, stretch at most 0.0 %: {}",
         names.join(", ")
     );
     assert!(out.contains(&want), "missing `{want}` in:\n{out}");

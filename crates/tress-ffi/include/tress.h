@@ -613,6 +613,19 @@ enum TressStatus tress_spring_get_chain_wind_exposure(struct TressSpringWorld wo
                                                       uint32_t chain,
                                                       float *out);
 
+// Holds chain `b` to chain `a` joint by joint (a band, as a skirt's
+// neighbouring chains are): after every step no pair of their joint ends
+// is more than `1 + stretch` times its rest distance apart, and the straight
+// line between them stays out of round colliders. Both chains must hang
+// from the same frame; `stretch` is clamped to 0..=1. Improved and Earlier
+// chains only (VRM-compatible chains ignore links). `BadIndex` for a chain
+// that does not exist, a chain linked to itself or chains on different
+// frames; `CapacityExceeded` past one link per chain.
+enum TressStatus tress_spring_add_band_link(struct TressSpringWorld world,
+                                            uint32_t a,
+                                            uint32_t b,
+                                            float stretch);
+
 // Sets one joint's angle limit; `limit` null or of shape
 // `TRESS_LIMIT_SHAPE_NONE` removes it. The state is kept.
 enum TressStatus tress_spring_set_joint_limit(struct TressSpringWorld world,

@@ -337,6 +337,43 @@ pub extern "C" fn tress_spring_get_chain_wind_exposure(
     })
 }
 
+/// Holds chain `b` to chain `a` joint by joint (a band, as a skirt's
+/// neighbouring chains are): after every step no pair of their joint ends
+/// is more than `1 + stretch` times its rest distance apart, and the straight
+/// line between them stays out of round colliders. Both chains must hang
+/// from the same frame; `stretch` is clamped to 0..=1. Improved and Earlier
+/// chains only (VRM-compatible chains ignore links). `BadIndex` for a chain
+/// that does not exist, a chain linked to itself or chains on different
+/// frames; `CapacityExceeded` past one link per chain.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_spring_add_band_link(
+    world: TressSpringWorld,
+    a: u32,
+    b: u32,
+    stretch: f32,
+) -> TressStatus {
+    guard("tress_spring_add_band_link", || {
+        with_world(world, |w| {
+            let (a, b) = (w.chain(a)?, w.chain(b)?);
+            if a == b {
+                return Err(Error::new(
+                    TressStatus::BadIndex,
+                    format!("chain {a} cannot be linked to itself"),
+                ));
+            }
+            w.world
+                .add_band_link(tress_core::spring::BandLink { a, b, stretch })
+                .map_err(|e| match e {
+                    tress_core::spring::SetupError::BadIndex => Error::new(
+                        TressStatus::BadIndex,
+                        format!("chains {a} and {b} hang from different frames"),
+                    ),
+                    other => other.into(),
+                })
+        })
+    })
+}
+
 /// Sets one joint's angle limit; `limit` null or of shape
 /// `TRESS_LIMIT_SHAPE_NONE` removes it. The state is kept.
 #[unsafe(no_mangle)]

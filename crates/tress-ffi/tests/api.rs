@@ -271,6 +271,38 @@ fn a_world_through_the_abi_matches_the_core_bit_for_bit() {
     ok(tress_spring_destroy(w));
 }
 
+#[test]
+fn a_band_link_reaches_the_core_bit_for_bit_and_bad_links_are_refused() {
+    let mut core = core_world();
+    let w = ffi_world();
+    // Chains 0 (Improved) and 1 (Earlier) hang from the one frame.
+    ok(tress_spring_add_band_link(w, 0, 1, 0.05));
+    core.add_band_link(tress_core::spring::BandLink {
+        a: 0,
+        b: 1,
+        stretch: 0.05,
+    })
+    .unwrap();
+    let unlinked = ffi_world();
+    for i in 1..=120 {
+        let p = motion(i);
+        core.set_frame_pose(0, p);
+        core.advance(1.0 / 60.0);
+        for world in [w, unlinked] {
+            ok(tress_spring_set_frame_pose(world, 0, Some(&p.into())));
+            ok(tress_spring_advance(world, 1.0 / 60.0, None));
+        }
+    }
+    let linked = ffi_outputs(w);
+    assert_eq!(linked, core_outputs(&core));
+    assert_ne!(linked, ffi_outputs(unlinked), "the link changed nothing");
+    let bad = |s: TressStatus| assert_eq!(s, TressStatus::BadIndex);
+    bad(tress_spring_add_band_link(w, 0, 0, 0.05));
+    bad(tress_spring_add_band_link(w, 0, 9, 0.05));
+    ok(tress_spring_destroy(w));
+    ok(tress_spring_destroy(unlinked));
+}
+
 /// Frame pose at substep `n` of the sampled advance: `motion` at `n / 120` s.
 unsafe extern "C" fn sampled(user: *mut c_void, _frame: u32, substep: u64, out: *mut TressPose) {
     let calls = user.cast::<u32>();

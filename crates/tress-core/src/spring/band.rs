@@ -25,8 +25,10 @@ use crate::collide::clearance_segment;
 use crate::math::quat::{self, rotate};
 use crate::math::{Pose, Real, ops};
 
-/// Rounds of link corrections and chain walks per substep.
-pub const BAND_ROUNDS: u32 = 4;
+/// Rounds of link corrections and chain walks per substep: a push spreads
+/// one link per round. On the skirt avatar's Jump_Loop, p99 stretch 14.3 %
+/// at 4 rounds, 12.2 % at 8, 12.1 % at 16.
+pub const BAND_ROUNDS: u32 = 8;
 
 /// Largest stretch a link may allow (a link that allows more is no link).
 pub const MAX_BAND_STRETCH: Real = 1.0;

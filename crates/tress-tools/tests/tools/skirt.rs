@@ -80,7 +80,7 @@ fn print_table(reports: &[(&str, Report)]) {
 }
 
 #[test]
-fn skirt_moves_on_five_clips_and_starts_clear_of_the_body() {
+fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_and_walking() {
     let Some(reports) = measured() else {
         return;
     };
@@ -97,6 +97,27 @@ fn skirt_moves_on_five_clips_and_starts_clear_of_the_body() {
             assert!(run.root_fixity_m < 1e-4, "{name}: roots left the hips");
         }
     }
+    // Where the band holds (dancing, walking), acceptance 1 is met: p99 skirt
+    // stretch ≤ 10 % and nothing inside, at 30 and 120 fps (9.0-9.8 %
+    // measured; 20.6 % and 30.3 % with the band left out, `--no-bands`).
+    // Jumping, nothing goes inside either.
+    for (name, rep) in &reports[..2] {
+        for run in &rep.runs {
+            let s = run.stretch.as_ref().expect("mesh run");
+            assert!(
+                s.p99_percent <= 10.0,
+                "{name} at {} fps: p99 {}",
+                run.fps,
+                s.p99_percent
+            );
+        }
+    }
+    for (name, rep) in [&reports[0], &reports[1], &reports[3]] {
+        for run in &rep.runs {
+            let p = run.penetration.as_ref().expect("mesh run");
+            assert_eq!(p.vertices_inside, 0, "{name} at {} fps", run.fps);
+        }
+    }
     // The issue's "visibly moves": the hem swings at least 3 cm in the dance.
     let (_, dance) = &reports[0];
     for run in &dance.runs {
@@ -109,9 +130,9 @@ fn skirt_moves_on_five_clips_and_starts_clear_of_the_body() {
     }
 }
 
-/// Issue 19's acceptance 1 in full. Not met yet: the legs push single
-/// chains apart (p99 stretch 25–279 %) and the cloth between chains still
-/// sinks into raised thighs (0 in the dance, up to 202 vertices crouching);
+/// Issue 19's acceptance 1 in full. Not met yet where the thighs come up
+/// into the front of the skirt: p99 stretch 12 % jumping, 66 % sitting and
+/// 121 % crouching, 20 and 106 vertices inside sitting and crouching;
 /// docs/QUALITY.md, "Skirt", has the figures. Run with `--ignored` to see
 /// where it stands.
 #[test]

@@ -17,7 +17,7 @@ use crate::model::SpringBand;
 pub(crate) const EXTENSION: &str = "TRESS_springBone_band";
 
 /// Stretch a band allows when the file does not say.
-pub const DEFAULT_STRETCH: f32 = 0.05;
+pub const DEFAULT_STRETCH: f32 = 0.0;
 
 /// The bands of a `VRMC_springBone` object `v` whose springs start at chain
 /// `base` and number `count`.

@@ -54,9 +54,9 @@ fn a_band_loads_with_its_values_and_a_ring_closes() {
         bands[0].pairs().collect::<Vec<_>>(),
         [(2, 0), (0, 1), (1, 2)]
     );
-    // Defaults: open, 5 % stretch.
+    // Defaults: open, no stretch.
     assert!(!bands[1].closed);
-    assert!((bands[1].stretch - 0.05).abs() < 1e-7);
+    assert_eq!(bands[1].stretch, 0.0);
     assert_eq!(bands[1].pairs().collect::<Vec<_>>(), [(0, 1)]);
 }
 
