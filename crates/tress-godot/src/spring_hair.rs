@@ -62,6 +62,14 @@ pub struct TressSpringHair {
     #[export]
     #[var(set = set_drape)]
     drape: bool,
+    /// Hold the file's bands (`TRESS_springBone_band`: neighbouring chains,
+    /// a skirt's, kept to their rest spacing so the cloth between them
+    /// cannot stretch, and that cloth kept off the colliders); on by
+    /// default. Improved and Earlier modes (see docs/SOLVER.md, "Bands").
+    #[export]
+    #[var(set = set_hold_bands)]
+    #[init(val = true)]
+    hold_bands: bool,
     /// Multiplier on every joint's configured stiffness (1 = as authored);
     /// live: the hair keeps its motion.
     #[export(range = (0.0, 4.0, or_greater))]
@@ -814,6 +822,42 @@ impl TressSpringHair {
         }
     }
 
+    /// Turns the file's bands on or off (rebuilds a configured rig).
+    #[func]
+    pub fn set_hold_bands(&mut self, on: bool) {
+        self.hold_bands = on;
+        if self.avatar.is_some() {
+            self.rebuild();
+        }
+    }
+
+    /// The band links the solver holds, as plain data: per link `a` and `b`
+    /// (chain names, as `get_chain_descriptions()` gives them) and
+    /// `stretch`. Empty when the file has no bands, `hold_bands` is off or
+    /// the solver mode is VRM-compatible.
+    #[func]
+    pub fn get_band_links(&mut self) -> VarArray {
+        crowd::settle(self);
+        let mut out = VarArray::new();
+        let Some(rig) = self.rig.as_ref() else {
+            return out;
+        };
+        let name = |world: usize| {
+            rig.chains
+                .iter()
+                .find(|c| c.index == world)
+                .map_or_else(GString::new, |c| GString::from(c.name.as_str()))
+        };
+        for l in rig.world.band_links() {
+            let mut d = VarDictionary::new();
+            d.set("a", &name(l.a).to_variant());
+            d.set("b", &name(l.b).to_variant());
+            d.set("stretch", &l.stretch.to_variant());
+            out.push(&d.to_variant());
+        }
+        out
+    }
+
     /// Sets the per-chain angle limits (see the property; the work is in
     /// `spring_hair::limits`) and applies them now, without a reset.
     #[func]
@@ -1132,6 +1176,7 @@ impl TressSpringHair {
             tail_chains: self.tail_chains,
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
+            bands: self.hold_bands,
             config: StepConfig {
                 teleport_distance: self.teleport_distance,
                 ..StepConfig::default()
