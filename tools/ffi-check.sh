@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The C ABI checked from C: builds tress-ffi's staticlib, compiles
-# examples/c/hair_tips.c and examples/c/errors.c against include/tress.h,
+# examples/c/hair_tips.c, errors.c and render_strands.c against include/tress.h,
 # runs both, runs the Rust reference (crates/tress-ffi/examples/hair_tips.rs)
 # and compares the tip bits exactly. Self-contained: the exit status is the
 # result and the last line reads `ffi: N passed, M failed`, as the other
@@ -50,7 +50,7 @@ native=$(cargo rustc -q -p tress-ffi --lib --crate-type staticlib -- --print nat
 
 # No FMA contraction: hair_tips.c's motion must round as the Rust program does.
 cflags=(-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -I"$root/crates/tress-ffi/include")
-for prog in hair_tips errors; do
+for prog in hair_tips errors render_strands; do
 	rm -f "$out/$prog" "$out/$prog.txt" "$out/tips-c.txt" "$out/tips-rust.txt"
 	# shellcheck disable=SC2086 # $native is a list of flags
 	if "$cc" "${cflags[@]}" "examples/c/$prog.c" "$lib" $native -o "$out/$prog"; then
@@ -69,6 +69,13 @@ if [ -x "$out/errors" ]; then
 	fi
 else
 	fail "errors: not built"
+fi
+
+if [ -x "$out/render_strands" ] && "$out/render_strands" assets/tress_groom.tfx >"$out/render_strands.txt" 2>&1; then
+	pass "render_strands: $(tail -n 1 "$out/render_strands.txt")"
+else
+	cat "$out/render_strands.txt" 2>/dev/null
+	fail "render_strands: render segments keep their guides' lengths within 1 %"
 fi
 
 if [ -x "$out/hair_tips" ] && "$out/hair_tips" assets/tress_avatar.vrm >"$out/tips-c.txt"; then

@@ -23,6 +23,9 @@
 // Most attachment frames a spring world holds.
 #define TRESS_MAX_FRAMES 32
 
+// Most render strands per simulated strand.
+#define TRESS_MAX_FOLLOW_PER_GUIDE 64
+
 // What a call did. Every `tress_*` function that can fail returns one;
 // anything but `Ok` leaves a message for `tress_last_error` on the
 // calling thread.
@@ -362,6 +365,12 @@ typedef struct TressCollider {
 // `substep / 120` s after the first advance) into `out`.
 typedef void (*TressPoseFn)(void *user, uint32_t frame, uint64_t substep, struct TressPose *out);
 
+// A strand groom handle; all bits zero is the null handle.
+typedef struct TressStrands {
+  // Registry slot, generation and kind; opaque.
+  uint64_t bits;
+} TressStrands;
+
 // Strand solver parameters (`tress_core::strand::StrandParams`).
 typedef struct TressStrandParams {
   // Gravity, m/s², world space.
@@ -405,12 +414,6 @@ typedef struct TressStrandOptions {
   // Threads that step the strands (1: the caller's only; 0 counts as 1).
   uint32_t threads;
 } TressStrandOptions;
-
-// A strand groom handle; all bits zero is the null handle.
-typedef struct TressStrands {
-  // Registry slot, generation and kind; opaque.
-  uint64_t bits;
-} TressStrands;
 
 #ifdef __cplusplus
 extern "C" {
@@ -814,6 +817,66 @@ const char *tress_last_error(void);
 // `"NullHandle"`, …; `"Unknown"` for a number that is none). Takes an
 // `int` so any number C passes is sound.
 const char *tress_status_name(int status);
+
+// Makes `per_guide` render strands per simulated strand (1..=64): the
+// strand itself, then `per_guide − 1` roots scattered over a disc of half
+// the distance to the nearest other root, in the plane of the neighbouring
+// roots, seeded by `seed` (the same seed gives the same roots). Replaces
+// earlier render strands. The count goes to `out_render_strands` (may be
+// null); render strand `g · per_guide + q` follows strand `g`.
+enum TressStatus tress_strands_follow(struct TressStrands strands,
+                                      uint32_t per_guide,
+                                      uint64_t seed,
+                                      uint32_t *out_render_strands);
+
+// The guide texture's shape: texels per guide (particles + 3: the
+// particles' `(x, y, z, spread)`, then the root frame's normal, binormal
+// and tangent) into `out_texels_per_guide`, guides into `out_guides`
+// (either may be null). The texture holds `guides × texels_per_guide`
+// RGBA float texels, guide after guide.
+enum TressStatus tress_strands_guide_texture_size(struct TressStrands strands,
+                                                  uint32_t *out_texels_per_guide,
+                                                  uint32_t *out_guides);
+
+// Per render strand, the simulated strand it copies (into `guides`) and
+// its root offset `(a, b, c)` in that strand's root frame (into
+// `offsets`), both of `capacity` entries; the count goes to `out_written`
+// (may be null). Particle `i` of the copy lies at `G[i] + s_i · (a N +
+// b B + c T)`, with `G[i]` and `s_i` texel `i` of its guide and `N`, `B`,
+// `T` the guide's last three texels: what a vertex shader computes. These
+// do not change while the render strands last: build the mesh once.
+//
+// # Safety
+// `guides` and `offsets` point to `capacity` writable values each.
+enum TressStatus tress_strands_follow_copies(struct TressStrands strands,
+                                             uint32_t *guides,
+                                             struct TressVec3 *offsets,
+                                             size_t capacity,
+                                             size_t *out_written);
+
+// Packs the guide texture for the strands' current state (after the last
+// advance, at its head pose) into `out`, `capacity` floats; the count
+// (`guides × texels_per_guide × 4`) goes to `out_written` (may be null).
+// The CPU's whole per-frame share of drawing the render strands.
+//
+// # Safety
+// `out` points to `capacity` writable floats.
+enum TressStatus tress_strands_guide_texels(struct TressStrands strands,
+                                            float *out,
+                                            size_t capacity,
+                                            size_t *out_written);
+
+// Every render strand's points (render strand after render strand, root
+// first), placed on the CPU exactly as the shader places them, into `out`
+// of `capacity` entries; the count (`render strands × particles`) goes to
+// `out_written` (may be null).
+//
+// # Safety
+// `out` points to `capacity` writable `TressVec3` values.
+enum TressStatus tress_strands_follow_points(struct TressStrands strands,
+                                             struct TressVec3 *out,
+                                             size_t capacity,
+                                             size_t *out_written);
 
 // The default strand options, into `out`.
 enum TressStatus tress_strand_options_default(struct TressStrandOptions *out);

@@ -13,6 +13,9 @@
 //!   frames keyed by node index and looked up by node name.
 //! - [`strands`]: `tress_strands_*`, a `.tfx` or OBJ groom (or arrays) as
 //!   particle strands with head pose, colliders, positions and tangents.
+//! - [`strand_follow`]: `tress_strands_follow*`, render strands that
+//!   follow the simulated ones: the guide texture a vertex shader places
+//!   them from, their copies and offsets, and the same placement on the CPU.
 //! - [`status`]: [`TressStatus`], `tress_last_error`, and the guard that
 //!   catches every panic at the boundary.
 //! - [`types`]: the plain `#[repr(C)]` values and their checked conversions.
@@ -44,6 +47,7 @@ mod ptr;
 mod registry;
 pub mod spring;
 pub mod status;
+pub mod strand_follow;
 pub mod strands;
 pub mod types;
 
@@ -51,6 +55,7 @@ pub use avatar::*;
 pub use motion::*;
 pub use spring::*;
 pub use status::{TressStatus, tress_last_error, tress_status_name};
+pub use strand_follow::*;
 pub use strands::*;
 pub use types::*;
 

@@ -149,12 +149,14 @@ impl Default for TressStrandOptions {
 }
 
 pub(crate) struct StrandsObj {
-    sim: StrandSim,
+    pub(crate) sim: StrandSim,
     /// Pose at the end of the last advance, and the one set for the next.
-    last: Pose,
+    pub(crate) last: Pose,
     next: Pose,
     head: Vec<Collider>,
     world: Vec<WorldCollider>,
+    /// Render strands following these (`strand_follow`), once asked for.
+    pub(crate) follow: Option<crate::strand_follow::Follow>,
 }
 
 impl StrandsObj {
@@ -182,6 +184,7 @@ impl StrandsObj {
             next: pose,
             head: Vec::new(),
             world: Vec::new(),
+            follow: None,
         })
     }
 
@@ -193,7 +196,7 @@ impl StrandsObj {
 
 static STRANDS: Registry<StrandsObj> = Registry::new(3, "strands");
 
-fn with<R>(s: TressStrands, f: impl FnOnce(&mut StrandsObj) -> Result<R>) -> Result<R> {
+pub(crate) fn with<R>(s: TressStrands, f: impl FnOnce(&mut StrandsObj) -> Result<R>) -> Result<R> {
     STRANDS.with(s.bits, f)
 }
 

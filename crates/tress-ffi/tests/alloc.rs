@@ -213,6 +213,18 @@ fn strand_frames_do_not_allocate() {
     let n = (strands * particles) as usize;
     let mut pos = vec![TressVec3::default(); n];
     let mut tan = vec![TressVec3::default(); n];
+    // Two render strands per simulated one, drawn from the guide texture
+    // and placed on the CPU too.
+    let mut renders = 0;
+    ok(tress_strands_follow(s, 2, 7, Some(&mut renders)));
+    let (mut per, mut guides) = (0, 0);
+    ok(tress_strands_guide_texture_size(
+        s,
+        Some(&mut per),
+        Some(&mut guides),
+    ));
+    let mut texels = vec![0.0f32; (per * guides * 4) as usize];
+    let mut points = vec![TressVec3::default(); renders as usize * particles as usize];
     let mut frame = |i: u32| {
         let p = TressPose {
             rotation: yaw(i),
@@ -224,6 +236,10 @@ fn strand_frames_do_not_allocate() {
         ok(unsafe { tress_strands_positions(s, pos.as_mut_ptr(), n, None) });
         // SAFETY: as above.
         ok(unsafe { tress_strands_tangents(s, tan.as_mut_ptr(), n, None) });
+        // SAFETY: each buffer holds the length passed.
+        ok(unsafe { tress_strands_guide_texels(s, texels.as_mut_ptr(), texels.len(), None) });
+        // SAFETY: as above.
+        ok(unsafe { tress_strands_follow_points(s, points.as_mut_ptr(), points.len(), None) });
     };
     frame(0);
     let count = allocations(|| (1..=60).for_each(&mut frame));

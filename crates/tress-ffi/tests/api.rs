@@ -447,6 +447,112 @@ fn strands_from_arrays_follow_the_head() {
 }
 
 #[test]
+fn render_strands_follow_their_guides_through_the_abi() {
+    // 8 strands hanging 20 cm from a ring of radius 10 cm, 4 render strands each.
+    let mut pts = Vec::new();
+    for s in 0..8 {
+        let a = s as f32 * core::f32::consts::TAU / 8.0;
+        let (sin, cos) = tress_core::math::ops::sin_cos(a);
+        for p in 0..16 {
+            pts.push(v(0.1 * cos, -0.2 * p as f32 / 15.0, 0.1 * sin));
+        }
+    }
+    let mut s = TressStrands::default();
+    // SAFETY: `pts` holds 8 × 16 points.
+    ok(unsafe { tress_strands_create(pts.as_ptr(), 8, 16, None, Some(&mut s)) });
+    // Nothing to draw before the render strands are made; a ratio out of
+    // range is refused.
+    let mut texels = vec![0.0f32; 8 * 19 * 4];
+    // SAFETY: `texels` holds its length.
+    let early = unsafe { tress_strands_guide_texels(s, texels.as_mut_ptr(), texels.len(), None) };
+    assert_eq!(early, TressStatus::InvalidArgument);
+    for bad in [0, 65] {
+        assert_eq!(
+            tress_strands_follow(s, bad, 1, None),
+            TressStatus::InvalidArgument
+        );
+    }
+    let mut renders = 0;
+    ok(tress_strands_follow(s, 4, 1, Some(&mut renders)));
+    assert_eq!(renders, 32);
+    let (mut per, mut guides) = (0, 0);
+    ok(tress_strands_guide_texture_size(
+        s,
+        Some(&mut per),
+        Some(&mut guides),
+    ));
+    assert_eq!(
+        (per, guides),
+        (19, 8),
+        "16 particles and the root frame per guide"
+    );
+    // Each render strand copies its own guide (strand g · 4 + q follows g,
+    // and its root lies nearest g); the guide's own copy has no offset.
+    let mut copy_guide = vec![0u32; 32];
+    let mut offset = vec![TressVec3::default(); 32];
+    // SAFETY: 32 entries each.
+    ok(unsafe {
+        tress_strands_follow_copies(s, copy_guide.as_mut_ptr(), offset.as_mut_ptr(), 32, None)
+    });
+    for (r, &g) in copy_guide.iter().enumerate() {
+        assert_eq!(g as usize, r / 4, "render strand {r}");
+    }
+    for o in offset.iter().step_by(4) {
+        assert_eq!((o.x, o.y, o.z), (0.0, 0.0, 0.0));
+    }
+    let head = TressPose {
+        position: v(0.3, 1.5, 0.0),
+        rotation: TressQuat {
+            x: 0.0,
+            y: 0.258_819,
+            z: 0.0,
+            w: 0.965_926,
+        },
+    };
+    ok(tress_strands_set_head_pose(s, Some(&head)));
+    for _ in 0..20 {
+        ok(tress_strands_advance(s, 1.0 / 60.0, None));
+    }
+    let mut pos = vec![TressVec3::default(); 128];
+    // SAFETY: 128 vectors.
+    ok(unsafe { tress_strands_positions(s, pos.as_mut_ptr(), 128, None) });
+    let mut written = 0;
+    // SAFETY: `texels` holds its length.
+    ok(unsafe {
+        tress_strands_guide_texels(s, texels.as_mut_ptr(), texels.len(), Some(&mut written))
+    });
+    assert_eq!(written, 8 * 19 * 4);
+    // The texture holds the simulated particles, bit for bit.
+    for (j, p) in pos.iter().enumerate() {
+        let t = &texels[((j / 16) * 19 + j % 16) * 4..][..3];
+        assert_eq!([p.x, p.y, p.z], [t[0], t[1], t[2]], "particle {j}");
+    }
+    let mut points = vec![TressVec3::default(); 32 * 16];
+    // SAFETY: 512 vectors.
+    ok(unsafe { tress_strands_follow_points(s, points.as_mut_ptr(), 512, None) });
+    let len = |a: &TressVec3, b: &TressVec3| Vec3::new(a.x - b.x, a.y - b.y, a.z - b.z).length();
+    for r in 0..32 {
+        let (copy, guide) = (&points[r * 16..][..16], &pos[(r / 4) * 16..][..16]);
+        if r % 4 == 0 {
+            // The guide's own copy is the guide.
+            assert_eq!(copy, guide, "render strand {r}");
+        }
+        // A copy's segments keep its guide's lengths within the spread's 1 %.
+        for k in 1..16 {
+            let (lc, lg) = (len(&copy[k], &copy[k - 1]), len(&guide[k], &guide[k - 1]));
+            assert!(
+                (lc / lg - 1.0).abs() <= 0.0101,
+                "render strand {r} segment {k}: {lc} vs {lg}"
+            );
+        }
+    }
+    // SAFETY: 511 < 512 entries: refused, nothing written.
+    let small = unsafe { tress_strands_follow_points(s, points.as_mut_ptr(), 511, None) };
+    assert_eq!(small, TressStatus::BufferTooSmall);
+    ok(tress_strands_destroy(s));
+}
+
+#[test]
 fn an_obj_groom_loads_and_steps() {
     let obj = b"v 0 0 0.1\nv 0 -0.05 0.1\nv 0 -0.1 0.1\nv 0 -0.15 0.1\nl 1 2 3 4\n\
                 v 0.1 0 0\nv 0.1 -0.05 0\nv 0.1 -0.1 0\nv 0.1 -0.15 0\nl 5 6 7 8\n";
