@@ -10,6 +10,8 @@
 //! the bench avatar with the scalar kernel and with the lane kernels, in
 //! turns, and prints the medians and the ratio (see [`vrm_lanes`]);
 //! `--vrm --godette-lanes-only` runs only Godette with the lane kernels.
+//! `--skirt` times the skirt avatar's rig with its band and without, in
+//! turns, and prints the medians and the ratio (see [`skirt_bands`]).
 
 extern crate alloc;
 
@@ -45,6 +47,10 @@ const FRAMES: u64 = 20_000;
 fn main() {
     if std::env::args().any(|a| a == "--vrm") {
         vrm_lanes();
+        return;
+    }
+    if std::env::args().any(|a| a == "--skirt") {
+        skirt_bands();
         return;
     }
     if std::env::args().any(|a| a == "--builtin-only") {
@@ -371,4 +377,77 @@ fn vrm_rig(
         joints,
         Box::new(move || measure(VRM_FRAMES, |_| step()).0 / 2.0),
     ))
+}
+
+/// The skirt avatar's rig (`assets/tress_avatar_skirt.vrm`: the eight locks,
+/// the ponytail and 16 skirt chains in one band) driven by the standard
+/// head turn and hips sway, with its band held and with it left out
+/// (`RigOptions::bands`), five alternating windows each; prints the median
+/// CPU ns per 60 Hz frame (set frame poses, advance, read every output) and
+/// their ratio.
+fn skirt_bands() {
+    use tress_rig::spring_rig::{RigOptions, SpringRig};
+    use tress_tools::measure::motion::{Motion, Skeleton};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar_skirt.vrm");
+    let Ok(avatar) = tress_vrm::load_path(path) else {
+        eprintln!("skirt avatar: {path} not found");
+        return;
+    };
+    let Some(humanoid) = avatar.humanoid.as_ref() else {
+        return;
+    };
+    let (Some(head), Some(hips)) = (humanoid.bone("head"), humanoid.bone("hips")) else {
+        return;
+    };
+    let mut skel = Skeleton::new(&avatar, head, hips);
+    let motion = Motion::default();
+    let worlds: alloc::vec::Vec<_> = (0..120)
+        .map(|i| {
+            skel.pose_at(&motion, f64::from(i) / 60.0);
+            let mut w = alloc::vec::Vec::new();
+            skel.world_into(&mut w);
+            w
+        })
+        .collect();
+    let mut rigs: alloc::vec::Vec<SpringRig> = [true, false]
+        .iter()
+        .filter_map(|&bands| {
+            let opts = RigOptions {
+                bands,
+                ..RigOptions::default()
+            };
+            SpringRig::build(&avatar, &opts).ok()
+        })
+        .collect();
+    if rigs.len() != 2 {
+        eprintln!("skirt avatar: the rig does not build");
+        return;
+    }
+    let links = rigs[0].world.band_links().len();
+    let mut out = alloc::vec![tress_core::spring::JointOutput::default(); 16];
+    let mut times = [alloc::vec::Vec::new(), alloc::vec::Vec::new()];
+    for round in 0..5u64 {
+        for (r, rig) in rigs.iter_mut().enumerate() {
+            let t = measure(FRAMES / 4, |n| {
+                rig.set_frame_poses_from_world(&worlds[(n % 120) as usize]);
+                rig.advance(1.0 / 60.0);
+                for c in 0..rig.chains.len() {
+                    black_box(rig.outputs_into(c, &mut out));
+                }
+            });
+            if round > 0 {
+                times[r].push(t.0);
+            }
+        }
+    }
+    let median = |v: &mut alloc::vec::Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (with, without) = (median(&mut times[0]), median(&mut times[1]));
+    println!(
+        "skirt avatar rig ({} chains, {links} band links), cpu ns per 60 Hz frame: band {with:.0}, no band {without:.0}, ratio {:.2}",
+        rigs[0].chains.len(),
+        with / without
+    );
 }

@@ -33,6 +33,11 @@ pub const BAND_ROUNDS: u32 = 8;
 /// Largest stretch a link may allow (a link that allows more is no link).
 pub const MAX_BAND_STRETCH: Real = 1.0;
 
+/// Corrections below this share of a pair's rest distance (links) or of a
+/// micrometre times the world's scale (cloth lines) are left alone, so a
+/// band at rest, or one that has converged, stops its rounds early.
+const SETTLED: Real = 1e-5;
+
 /// One link of a band: chain `b` held to chain `a`, joint by joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -47,15 +52,16 @@ pub struct BandLink {
 }
 
 /// Moves joint ends of the linked chains `a` and `b` (joint slices of
-/// the world) so that no pair is farther apart than the link allows.
-/// `scale` is the world's length scale.
+/// the world) so that no pair is farther apart than the link allows;
+/// whether it moved any. `scale` is the world's length scale.
 pub(crate) fn pull_link(
     link: &BandLink,
     ca: &Chain,
     cb: &Chain,
     joints: &mut [Joint],
     scale: Real,
-) {
+) -> bool {
+    let mut moved = false;
     let allow = 1.0 + link.stretch;
     let n = ca.len.min(cb.len);
     let mut rest_a = ca.desc.root_offset;
@@ -67,14 +73,17 @@ pub(crate) fn pull_link(
         let most = rest_a.distance(rest_b) * scale * allow;
         let d = joints[ib].x - joints[ia].x;
         let l2 = d.length_squared();
-        if l2 <= most * most || !l2.is_finite() {
+        let near = most * (1.0 + SETTLED);
+        if l2 <= near * near || !l2.is_finite() {
             continue;
         }
         let l = ops::sqrt(l2);
         let half = d * (0.5 * (l - most) / l);
         joints[ia].x += half;
         joints[ib].x -= half;
+        moved = true;
     }
+    moved
 }
 
 /// Walks `chain` from its root again after links moved its ends: each end
@@ -140,9 +149,9 @@ pub(crate) fn settle_chain(
 /// Keeps the cloth between two linked chains out of the round colliders in
 /// `mask`: the straight line from joint `k` of one to joint `k` of the other
 /// (where the skinned cloth runs) is pushed clear at its deepest point, its
-/// two ends sharing the push by their distance from it. Without this a
-/// thigh can pass between two chains, each clear of it, with the cloth
-/// between them through it.
+/// two ends sharing the push by their distance from it; whether it moved
+/// any. Without this a thigh can pass between two chains, each clear of
+/// it, with the cloth between them through it.
 pub(crate) fn link_contacts(
     ca: &Chain,
     cb: &Chain,
@@ -150,7 +159,9 @@ pub(crate) fn link_contacts(
     colliders: &[ColliderState],
     mask: u64,
     scale: Real,
-) {
+) -> bool {
+    let mut moved = false;
+    let settled = SETTLED * 0.1 * scale;
     let n = ca.len.min(cb.len);
     for k in 0..n {
         let (ia, ib) = (ca.start + k, cb.start + k);
@@ -173,7 +184,7 @@ pub(crate) fn link_contacts(
                 continue;
             }
             let (clear, normal, s) = clearance_segment(c.cur(), pa, pb, r);
-            if clear >= 0.0 || clear.is_nan() {
+            if clear >= -settled || clear.is_nan() {
                 continue;
             }
             // Moving the ends by (1 − s)·λ and s·λ moves the point at s by
@@ -181,6 +192,8 @@ pub(crate) fn link_contacts(
             let lambda = -clear / ((1.0 - s) * (1.0 - s) + s * s);
             joints[ia].x += normal * ((1.0 - s) * lambda);
             joints[ib].x += normal * (s * lambda);
+            moved = true;
         }
     }
+    moved
 }

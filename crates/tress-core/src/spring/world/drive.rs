@@ -239,32 +239,46 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 linked[l.b] = true;
             }
         }
+        // Colliders do not move between rounds: each chain's candidates are
+        // found once, when it first needs a walk.
+        let mut candidates: [Option<(Vec<u8, K>, u32)>; C] = core::array::from_fn(|_| None);
         for _ in 0..BAND_ROUNDS {
+            let mut moved = [false; C];
             for l in &self.bands {
                 let (ca, cb) = (&self.chains[l.a], &self.chains[l.b]);
-                if linked[l.a] && linked[l.b] {
-                    pull_link(l, ca, cb, &mut self.joints, self.scale);
+                if linked[l.a] && linked[l.b] && pull_link(l, ca, cb, &mut self.joints, self.scale)
+                {
+                    moved[l.a] = true;
+                    moved[l.b] = true;
                 }
             }
             let colliders = &self.collider_states[..self.colliders.len()];
             for l in &self.bands {
                 let (ca, cb) = (&self.chains[l.a], &self.chains[l.b]);
-                if linked[l.a] && linked[l.b] {
-                    let mask = ca.desc.collider_mask | cb.desc.collider_mask;
-                    link_contacts(ca, cb, &mut self.joints, colliders, mask, self.scale);
+                let mask = ca.desc.collider_mask | cb.desc.collider_mask;
+                if linked[l.a]
+                    && linked[l.b]
+                    && link_contacts(ca, cb, &mut self.joints, colliders, mask, self.scale)
+                {
+                    moved[l.a] = true;
+                    moved[l.b] = true;
                 }
             }
-            for (ci, _) in linked.iter().enumerate().filter(|(_, l)| **l) {
+            // A band that holds (at rest, or converged) ends its rounds.
+            if !moved.contains(&true) {
+                break;
+            }
+            for (ci, _) in moved.iter().enumerate().filter(|(_, m)| **m) {
                 let c = self.chains[ci];
                 let frame = poses[c.desc.frame];
-                let (candidates, candidate_bits) =
-                    self.candidates(&c, &frame, self.reach[ci], near);
+                let found = candidates[ci]
+                    .get_or_insert_with(|| self.candidates(&c, &frame, self.reach[ci], near));
                 let ctx = StepCtx {
                     scale: self.scale,
                     iterations: self.config.contact_iterations,
                     colliders: &self.collider_states[..self.colliders.len()],
-                    candidates: &candidates,
-                    candidate_bits,
+                    candidates: &found.0,
+                    candidate_bits: found.1,
                     near,
                     external: Vec3::ZERO,
                 };
