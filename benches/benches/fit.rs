@@ -1,7 +1,8 @@
 //! Hair fitter speed (issue #6 item 1 acceptance: fitting the built-in
 //! ponytail takes at most 50 ms in a release build): `fit_hair` on the
-//! built-in avatar's unrigged `Ponytail` (2,402 vertices, 6 joints), and the
-//! whole `tress fit` path (fit, apply to the model, write into the GLB).
+//! built-in avatar's unrigged `Ponytail` (2,402 vertices, the joint count
+//! the fitter picks for it: eight), and the whole `tress fit` path (fit,
+//! apply to the model, write into the GLB).
 //!
 //! `CARGO_TARGET_DIR=… cargo bench -p tress-benches --bench fit -- --warm-up-time 1 --measurement-time 3`
 

@@ -388,7 +388,10 @@ fn vrm_rig(
 fn skirt_bands() {
     use tress_rig::spring_rig::{RigOptions, SpringRig};
     use tress_tools::measure::motion::{Motion, Skeleton};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar_skirt.vrm");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../assets/tress_avatar_skirt.vrm"
+    );
     let Ok(avatar) = tress_vrm::load_path(path) else {
         eprintln!("skirt avatar: {path} not found");
         return;

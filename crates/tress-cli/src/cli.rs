@@ -439,15 +439,9 @@ pub struct FitArgs {
     /// The hair mesh to rig, by name
     #[arg(long, value_name = "NAME")]
     pub mesh: String,
-    /// Bones in the chain (a tail node is added after the last)
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        value_parser = positive_count,
-        default_value_t = FitOptions::default().joints,
-    )]
-    pub joints: usize,
+    /// Bones in the chain (a tail node is added after the last) [default: from the lock's length and bend: bones up to 7.5 cm and 25°, 3 to 16]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_count)]
+    pub joints: Option<usize>,
     /// Model-space point the lock grows from, metres [default: where the mesh is nearest the scalp]
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true, value_parser = model_point)]
     pub root: Option<glam::Vec3>,
@@ -752,7 +746,13 @@ mod tests {
         ]) else {
             panic!("does not parse");
         };
-        assert_eq!(a.options().joints, 8);
+        assert_eq!(a.options().joints, Some(8));
+        // Without --joints the fitter picks the count.
+        let Ok(Command::Fit(auto)) = parse(&["fit", "a.vrm", "--mesh", "Hair", "-o", "o.vrm"])
+        else {
+            panic!("does not parse");
+        };
+        assert_eq!(auto.options().joints, None);
         assert_eq!(
             a.options().root_point,
             Some(glam::Vec3::new(-0.05, 1.5, -0.1))

@@ -1,7 +1,8 @@
 //! The hair fitter (issue #6, item 1): rigs a hair mesh as one spring chain.
 //!
 //! Given a mesh the user calls hair, the node it hangs from (the humanoid
-//! head by default) and a joint count, [`fit_hair`]:
+//! head by default) and a joint count (by default one from the lock's length
+//! and bend, [`auto_joints`]), [`fit_hair`]:
 //!
 //! 1. drops the mesh's previous skin weights and takes its vertices to model
 //!    space at the rest pose;
@@ -40,24 +41,15 @@ use weights::Layout;
 use tress_vrm::model::{Avatar, ColliderShape};
 
 /// What to fit.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct FitOptions {
-    /// Bones in the chain (a tail node is added after the last).
-    pub joints: usize,
+    /// Bones in the chain (a tail node is added after the last); `None`:
+    /// from the lock's length and bend ([`auto_joints`]).
+    pub joints: Option<usize>,
     /// Node the chain hangs from; `None`: the humanoid `head`.
     pub attachment: Option<usize>,
     /// Model-space point the lock grows from; `None`: nearest the scalp.
     pub root_point: Option<Vec3>,
-}
-
-impl Default for FitOptions {
-    fn default() -> Self {
-        Self {
-            joints: 6,
-            attachment: None,
-            root_point: None,
-        }
-    }
 }
 
 /// Why a mesh cannot be fitted.
@@ -312,7 +304,58 @@ fn scalp_distance(avatar: &Avatar, world: &[Mat4], attachment: usize, p: Vec3) -
     }
 }
 
-/// Fits a chain of `opts.joints` bones to mesh `mesh`.
+/// Longest bone [`auto_joints`] gives a lock, metres. The built-in
+/// ponytail (0.588 m) measured 3.14 % p99 edge stretch with six bones
+/// (9.8 cm) and 2.50 % with eight (7.35 cm), against the 3 % target, with
+/// flat locks and drape (`docs/QUALITY.md`): bones up to 7.5 cm.
+pub const AUTO_BONE_LENGTH: f32 = 0.075;
+
+/// Most bend of the lock's centre line [`auto_joints`] gives one bone,
+/// degrees: a curled lock gets bones enough to follow its curl.
+pub const AUTO_BONE_TURN_DEG: f32 = 25.0;
+
+/// The range [`auto_joints`] chooses from.
+pub const AUTO_JOINTS: core::ops::RangeInclusive<usize> = 3..=16;
+
+/// The joint count for a lock whose centre line is `line`: enough bones
+/// that none is longer than [`AUTO_BONE_LENGTH`] nor spans more than
+/// [`AUTO_BONE_TURN_DEG`] of its bend, within [`AUTO_JOINTS`]; and the
+/// bend it measured, degrees (the turning of equal chords half a bone long).
+#[must_use]
+pub fn auto_joints(line: &Centreline) -> (usize, f32) {
+    use tress_core::math::ops;
+    // The bend at the scale of half a bone: finer chords read the centre
+    // line's band-to-band wobble as bend (the built-in ponytail turns
+    // 204° over 32 chords of 1.8 cm, and far less at bone scale).
+    let chords = (line.length() / (0.5 * AUTO_BONE_LENGTH)).ceil();
+    let chords = if chords.is_finite() {
+        (chords as usize).clamp(2, 64)
+    } else {
+        2
+    };
+    let points = line.equal_arc_points(chords + 1);
+    let mut turn = 0.0f32;
+    for w in points.windows(3) {
+        let (a, b) = (
+            (w[1] - w[0]).normalize_or_zero(),
+            (w[2] - w[1]).normalize_or_zero(),
+        );
+        if a != Vec3::ZERO && b != Vec3::ZERO {
+            turn += ops::acos_clamped(a.dot(b));
+        }
+    }
+    // The turns between n chords inscribed in a bend add up to (n − 1)/n
+    // of the bend itself (the ends' half chords turn unseen).
+    let turn_deg = turn.to_degrees() * chords as f32 / (chords - 1) as f32;
+    let by_length = (line.length() / AUTO_BONE_LENGTH).ceil();
+    let by_turn = (turn_deg / AUTO_BONE_TURN_DEG).ceil();
+    let n = by_length.max(by_turn);
+    let n = if n.is_finite() { n as usize } else { 0 };
+    (n.clamp(*AUTO_JOINTS.start(), *AUTO_JOINTS.end()), turn_deg)
+}
+
+/// Fits a chain of `joints` bones (or as many as [`auto_joints`]
+/// picks) to mesh `mesh`.
 ///
 /// # Errors
 /// [`FitError`] when the mesh or the attachment is missing, has no
@@ -327,11 +370,10 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
     } else {
         m.name.clone()
     };
-    if opts.joints == 0 {
-        return Err(FitError::NoJoints);
-    }
-    if opts.joints >= usize::from(u16::MAX) {
-        return Err(FitError::TooManyJoints(opts.joints));
+    match opts.joints {
+        Some(0) => return Err(FitError::NoJoints),
+        Some(n) if n >= usize::from(u16::MAX) => return Err(FitError::TooManyJoints(n)),
+        _ => {}
     }
     let attachment = match opts.attachment {
         Some(a) if a < avatar.nodes.len() => a,
@@ -434,26 +476,47 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
     // 4. Geodesic distance from the band.
     let dist = graph.distances(&seeds);
     let reached = dist.iter().filter(|d| d.is_finite()).count();
-    let need = 4 * (opts.joints + 1);
-    if reached < need {
-        return Err(FitError::TooFewVertices {
-            mesh: mesh_name,
-            have: reached,
-            need,
-        });
-    }
 
     // 5. Centre line and joints. About one band per two rings of a typical
     // tube (√n of n vertices), but never so few that a bone spans less than
     // two bands.
-    let bands = {
+    let line_for = |joints: usize| {
         let root = tress_core::math::ops::sqrt(reached as f32);
-        (root as usize).clamp(4 * opts.joints, 512)
+        let bands = (root as usize).min(512).max(4 * joints);
+        Centreline::build(&welded.positions, &dist, bands)
     };
-    let line = Centreline::build(&welded.positions, &dist, bands);
+    let enough = |joints: usize| {
+        let need = 4 * (joints + 1);
+        if reached < need {
+            return Err(FitError::TooFewVertices {
+                mesh: mesh_name.clone(),
+                have: reached,
+                need,
+            });
+        }
+        Ok(())
+    };
+    if let Some(n) = opts.joints {
+        enough(n)?;
+    }
+    let (joints, line) = match opts.joints {
+        Some(n) => (n, line_for(n)),
+        None => {
+            let first = *AUTO_JOINTS.start();
+            let probe = line_for(first);
+            let (n, turn) = auto_joints(&probe);
+            notes.push(format!(
+                "{n} joints from the lock's length ({:.3} m, bones up to {AUTO_BONE_LENGTH} m) and \
+                 bend ({turn:.0}°, up to {AUTO_BONE_TURN_DEG}° a bone); --joints sets them",
+                probe.length()
+            ));
+            (n, if n == first { probe } else { line_for(n) })
+        }
+    };
+    enough(joints)?;
     let length = line.length();
-    let positions = line.equal_arc_points(opts.joints + 1);
-    let segment = length / opts.joints as f32;
+    let positions = line.equal_arc_points(joints + 1);
+    let segment = length / joints as f32;
     let attach_world = world[attachment];
     // The root hand-over (step 6) and the stiffness each bone needs so that
     // its bend stays within what the skin can take (step 7).
@@ -464,7 +527,7 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
     let pinned = (segment / 6.0).max(seed_arc).min(0.45 * segment);
     let release = 0.5 * segment;
     let origin = attach_world.w_axis.truncate();
-    let bend: Vec<f32> = (0..opts.joints)
+    let bend: Vec<f32> = (0..joints)
         .map(|k| {
             let arc = segment * k as f32;
             // The thickest band along the bone.
@@ -482,10 +545,10 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
         })
         .collect();
     let mut taken: Vec<String> = Vec::new();
-    let mut chain: Vec<FittedJoint> = Vec::with_capacity(opts.joints + 1);
+    let mut chain: Vec<FittedJoint> = Vec::with_capacity(joints + 1);
     let mut parent_world = attach_world;
     for (k, &p) in positions.iter().enumerate() {
-        let is_tail = k == opts.joints;
+        let is_tail = k == joints;
         let base = if is_tail {
             format!("{mesh_name}_tip")
         } else {
@@ -509,12 +572,7 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
             position: p,
             arc,
             inverse_bind: joint_world.inverse() * mesh_world,
-            spring: spring_for(
-                k.min(opts.joints - 1),
-                opts.joints,
-                hit,
-                bend[k.min(opts.joints - 1)],
-            ),
+            spring: spring_for(k.min(joints - 1), joints, hit, bend[k.min(joints - 1)]),
         });
         parent_world = joint_world;
     }
@@ -523,7 +581,7 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
     // 6. Weights. The pinned band: a sixth of a bone, and at least the root
     // band's own extent along the arc.
     let layout = Layout {
-        bones: opts.joints,
+        bones: joints,
         segment,
         pinned,
         // Handing over by the first bone's midpoint keeps every vertex at two

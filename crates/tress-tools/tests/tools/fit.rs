@@ -18,7 +18,13 @@ fn ponytail() -> (Vec<u8>, Avatar, fit::HairFit) {
     let bytes = asset_bytes();
     let avatar = tress_vrm::load_bytes(&bytes, None).expect("load");
     let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
-    let f = fit::fit_hair(&avatar, mesh, &FitOptions::default()).expect("fit");
+    // Six joints, which these tests were written for; the default count
+    // has its own test (`ponytail_gets_its_joint_count_from_its_length`).
+    let opts = FitOptions {
+        joints: Some(6),
+        ..FitOptions::default()
+    };
+    let f = fit::fit_hair(&avatar, mesh, &opts).expect("fit");
     (bytes, avatar, f)
 }
 
@@ -36,6 +42,74 @@ fn arc_on(path: &[Vec3], p: Vec3) -> (f32, f32) {
         acc += ab.length();
     }
     best
+}
+
+/// Issue #25 item 3: without `--joints` the fitter takes its joint count
+/// from the lock: the built-in ponytail's centre line is 0.588 m (the
+/// generator's path), so bones of at most 7.5 cm need ceil(7.84) = 8, which
+/// is the count that meets the ponytail's stretch target
+/// (`rebuilt_ponytail_and_bangs_meet_the_stretch_target`); the same bytes as
+/// `--joints 8`.
+#[test]
+fn ponytail_gets_its_joint_count_from_its_length() {
+    let bytes = asset_bytes();
+    let avatar = tress_vrm::load_bytes(&bytes, None).expect("load");
+    let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
+    let auto = fit::fit_hair(&avatar, mesh, &FitOptions::default()).expect("fit");
+    assert_eq!(auto.joints.len(), 8);
+    assert!(
+        auto.notes
+            .iter()
+            .any(|n| n.starts_with("8 joints from the lock's length")),
+        "{:?}",
+        auto.notes
+    );
+    let eight = FitOptions {
+        joints: Some(8),
+        ..FitOptions::default()
+    };
+    let fixed = fit::fit_hair(&avatar, mesh, &eight).expect("fit");
+    assert_eq!(
+        fit::glb::write_fit(&bytes, &avatar, &auto).ok(),
+        fit::glb::write_fit(&bytes, &avatar, &fixed).ok()
+    );
+}
+
+/// A centre line through `points` (distance = arc length along them).
+fn line_through(points: &[Vec3]) -> fit::centreline::Centreline {
+    let mut dist = vec![0.0];
+    for w in points.windows(2) {
+        dist.push(dist.last().unwrap() + w[0].distance(w[1]));
+    }
+    fit::centreline::Centreline::build(points, &dist, 64)
+}
+
+/// The count rule on hand-made centre lines: by length, straight locks of
+/// 0.05, 0.3, 0.6 and 2 m get 3 (the least), 4, 8 and 16 (the most) bones;
+/// by bend, a 0.471 m lock curled 270° round a 10 cm circle gets
+/// ceil(270° / 25°) = 11, where its length alone would give ceil(6.28) = 7.
+#[test]
+fn joint_count_follows_length_and_bend() {
+    let straight = |len: f32| -> Vec<Vec3> {
+        (0..=400)
+            .map(|i| Vec3::new(0.0, -len * i as f32 / 400.0, 0.0))
+            .collect()
+    };
+    for (len, want) in [(0.05, 3), (0.3, 4), (0.6, 8), (2.0, 16)] {
+        let (n, turn) = fit::auto_joints(&line_through(&straight(len)));
+        assert_eq!(n, want, "{len} m");
+        assert!(turn < 0.5, "a straight line bends {turn}°");
+    }
+    let curl: Vec<Vec3> = (0..=400)
+        .map(|i| {
+            let a = 1.5 * core::f32::consts::PI * i as f32 / 400.0;
+            let (s, c) = tress_core::math::ops::sin_cos(a);
+            Vec3::new(0.1 * s, 0.1 * c - 0.1, 0.0)
+        })
+        .collect();
+    let (n, turn) = fit::auto_joints(&line_through(&curl));
+    assert!((turn - 270.0).abs() < 15.0, "{turn}°");
+    assert_eq!(n, 11);
 }
 
 #[test]
@@ -220,7 +294,7 @@ fn fit_file(bytes: &[u8], joints: usize, attachment: Option<usize>) -> Vec<u8> {
     let avatar = tress_vrm::load_bytes(bytes, None).expect("load");
     let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
     let opts = FitOptions {
-        joints,
+        joints: Some(joints),
         attachment,
         ..FitOptions::default()
     };
@@ -424,13 +498,21 @@ fn errors_name_what_is_missing() {
         Err(fit::FitError::NoHead)
     );
     let many = FitOptions {
-        joints: 1000,
+        joints: Some(1000),
         ..FitOptions::default()
     };
     assert!(matches!(
         fit::fit_hair(&avatar, pony, &many),
         Err(fit::FitError::TooFewVertices { .. })
     ));
+    // Over 128 joints on a mesh with vertices enough: fitted (the band count
+    // once panicked there, its least four per bone above its most, 512).
+    let fine = FitOptions {
+        joints: Some(200),
+        ..FitOptions::default()
+    };
+    let f = fit::fit_hair(&avatar, pony, &fine).expect("200 joints fit");
+    assert_eq!(f.joints.len(), 200);
 }
 
 /// A capped tube along −Y from the origin: `rings` rings of `sides`
@@ -527,6 +609,7 @@ fn straight_tube_joints_sit_at_equal_fractions_of_its_length() {
     let len = 0.3;
     let avatar = tube_avatar(tube(61, 16, len, 0.02, false));
     let opts = FitOptions {
+        joints: Some(6),
         root_point: Some(Vec3::Y), // the root cap centre, in model space
         ..FitOptions::default()
     };
@@ -626,7 +709,7 @@ fn rebuilt_ponytail_and_bangs_meet_the_stretch_target() {
     let avatar = tress_vrm::load_bytes(&asset_bytes(), None).expect("load");
     let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
     let opts = FitOptions {
-        joints: 8,
+        joints: Some(8),
         ..FitOptions::default()
     };
     let f = fit::fit_hair(&avatar, mesh, &opts).expect("fit");
