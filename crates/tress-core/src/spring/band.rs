@@ -5,12 +5,14 @@
 //! A band is a list of links between two chains hanging from the same
 //! frame. After every chain has taken its substep, joint `k` of the one and
 //! joint `k` of the other may be at most `(1 + stretch)` times their rest
-//! distance apart; a longer pair moves towards each other, half each. Then
-//! each banded chain is walked from its root again: bone lengths, angle
-//! limits and contacts, as its own step applies them, so contact has the
-//! last word and nothing is left inside a collider. A few such rounds
-//! (Gauss-Seidel over the links in the order given) bring a pushed chain's
-//! neighbours along with it.
+//! distance apart; a longer pair moves towards each other, half each
+//! (`pull_link`). The straight line between them, where the cloth runs,
+//! is pushed out of round colliders (`link_contacts`). Then each chain
+//! that moved is walked from its root again: bone lengths, angle limits and
+//! contacts, as its own step applies them (`settle_chain`), so contact
+//! has the last word and nothing is left inside a collider. A few such
+//! rounds (Gauss-Seidel over the links in the order given) bring a pushed
+//! chain's neighbours along with it.
 //!
 //! Pulling a pair together is never added to their velocities (no spring
 //! back once the push ends), as a contact's push is not. Links only stop
@@ -19,7 +21,7 @@
 use super::chain::{Chain, Joint};
 use super::limit::{LimitSlot, clamp_end, limit_end};
 use super::output::{segment_rotation, segment_rotation_known_length};
-use super::params::Mode;
+use super::params::{H, Mode};
 use super::step::{ColliderState, INV_H, StepCtx, project, resolve_contacts_then};
 use crate::collide::clearance_segment;
 use crate::math::quat::{self, rotate};
@@ -134,7 +136,10 @@ pub(crate) fn settle_chain(
                 |x, v| limit_end(&slot, parent_w, o, x, len, v),
             );
         }
-        o_prev = j.x - j.v * (1.0 / INV_H);
+        // The parent end's position before this substep, for the contact's
+        // radial velocity fix: the step does not keep it, but it left the
+        // end's velocity as (end − previous) / h, less what contacts took.
+        o_prev = j.x - j.v * H;
         j.x = xh;
         j.v = v;
         parent_w = if earlier {
