@@ -134,7 +134,6 @@ fn main() {
 fn builtin_rig() -> Option<(usize, (f64, f64))> {
     use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
     use tress_rig::spring_rig::{RigOptions, SpringRig};
-    use tress_tools::measure::motion::{Motion, Skeleton};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/tress_avatar.vrm");
     let Ok(avatar) = tress_vrm::load_path(path) else {
         eprintln!("built-in avatar rig: {path} not found, row skipped");
@@ -149,17 +148,7 @@ fn builtin_rig() -> Option<(usize, (f64, f64))> {
     let humanoid = avatar.humanoid.as_ref()?;
     let head = humanoid.bone("head")?;
     let sway = humanoid.bone("hips").unwrap_or(head);
-    let mut skel = Skeleton::new(&avatar, head, sway);
-    // Two seconds of the turn at 60 Hz, posed up front so only the hair is timed.
-    let motion = Motion::default();
-    let worlds: alloc::vec::Vec<_> = (0..120)
-        .map(|i| {
-            skel.pose_at(&motion, f64::from(i) / 60.0);
-            let mut w = alloc::vec::Vec::new();
-            skel.world_into(&mut w);
-            w
-        })
-        .collect();
+    let worlds = turn_worlds(&avatar, head, sway);
     let joints = rig.joint_count();
     let mut out = alloc::vec![tress_core::spring::JointOutput::default(); 16];
     let mut step = |n: u64| {
@@ -323,7 +312,6 @@ fn vrm_rig(
     use tress_core::spring::{Mode, StepConfig};
     use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
     use tress_rig::spring_rig::{RigOptions, SpringRig};
-    use tress_tools::measure::motion::{Motion, Skeleton};
     let avatar = tress_vrm::load_path(path).ok()?;
     let (avatar, tail_chains) = if fit {
         let (a, f) = fitted(&avatar, &ColliderFitOptions::default());
@@ -346,16 +334,7 @@ fn vrm_rig(
     let humanoid = avatar.humanoid.as_ref()?;
     let head = humanoid.bone("head")?;
     let sway = humanoid.bone("hips").unwrap_or(head);
-    let mut skel = Skeleton::new(&avatar, head, sway);
-    let motion = Motion::default();
-    let worlds: Vec<_> = (0..120)
-        .map(|i| {
-            skel.pose_at(&motion, f64::from(i) / 60.0);
-            let mut w = Vec::new();
-            skel.world_into(&mut w);
-            w
-        })
-        .collect();
+    let worlds = turn_worlds(&avatar, head, sway);
     let joints = rig.joint_count();
     let mut out = vec![tress_core::spring::JointOutput::default(); 32];
     let mut n = 0u64;
@@ -387,7 +366,6 @@ fn vrm_rig(
 /// their ratio.
 fn skirt_bands() {
     use tress_rig::spring_rig::{RigOptions, SpringRig};
-    use tress_tools::measure::motion::{Motion, Skeleton};
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../assets/tress_avatar_skirt.vrm"
@@ -402,16 +380,7 @@ fn skirt_bands() {
     let (Some(head), Some(hips)) = (humanoid.bone("head"), humanoid.bone("hips")) else {
         return;
     };
-    let mut skel = Skeleton::new(&avatar, head, hips);
-    let motion = Motion::default();
-    let worlds: alloc::vec::Vec<_> = (0..120)
-        .map(|i| {
-            skel.pose_at(&motion, f64::from(i) / 60.0);
-            let mut w = alloc::vec::Vec::new();
-            skel.world_into(&mut w);
-            w
-        })
-        .collect();
+    let worlds = turn_worlds(&avatar, head, hips);
     let mut rigs: alloc::vec::Vec<SpringRig> = [true, false]
         .iter()
         .filter_map(|&bands| {
@@ -453,4 +422,25 @@ fn skirt_bands() {
         rigs[0].chains.len(),
         with / without
     );
+}
+
+/// Two seconds of the standard head turn and hips sway at 60 Hz (`head`
+/// turns, `sway` moves), every node's world matrix per frame, posed up
+/// front so only the hair is timed.
+fn turn_worlds(
+    avatar: &tress_vrm::model::Avatar,
+    head: usize,
+    sway: usize,
+) -> alloc::vec::Vec<alloc::vec::Vec<glam::Mat4>> {
+    use tress_tools::measure::motion::{Motion, Skeleton};
+    let mut skel = Skeleton::new(avatar, head, sway);
+    let motion = Motion::default();
+    (0..120)
+        .map(|i| {
+            skel.pose_at(&motion, f64::from(i) / 60.0);
+            let mut w = alloc::vec::Vec::new();
+            skel.world_into(&mut w);
+            w
+        })
+        .collect()
 }

@@ -383,9 +383,8 @@ fn the_avatar_names_its_frames_and_nodes() {
     ok(tress_avatar_destroy(a));
 }
 
-#[test]
-fn strands_from_arrays_follow_the_head() {
-    // 8 straight strands hanging 20 cm from a ring of radius 10 cm.
+/// 8 straight strands of 16 points hanging 20 cm from a ring of radius 10 cm.
+fn ring_strands() -> TressStrands {
     let mut pts = Vec::new();
     for s in 0..8 {
         let a = s as f32 * core::f32::consts::TAU / 8.0;
@@ -397,6 +396,12 @@ fn strands_from_arrays_follow_the_head() {
     let mut s = TressStrands::default();
     // SAFETY: `pts` holds 8 × 16 points.
     ok(unsafe { tress_strands_create(pts.as_ptr(), 8, 16, None, Some(&mut s)) });
+    s
+}
+
+#[test]
+fn strands_from_arrays_follow_the_head() {
+    let s = ring_strands();
     let (mut strands, mut particles) = (0, 0);
     ok(tress_strands_counts(
         s,
@@ -448,18 +453,8 @@ fn strands_from_arrays_follow_the_head() {
 
 #[test]
 fn render_strands_follow_their_guides_through_the_abi() {
-    // 8 strands hanging 20 cm from a ring of radius 10 cm, 4 render strands each.
-    let mut pts = Vec::new();
-    for s in 0..8 {
-        let a = s as f32 * core::f32::consts::TAU / 8.0;
-        let (sin, cos) = tress_core::math::ops::sin_cos(a);
-        for p in 0..16 {
-            pts.push(v(0.1 * cos, -0.2 * p as f32 / 15.0, 0.1 * sin));
-        }
-    }
-    let mut s = TressStrands::default();
-    // SAFETY: `pts` holds 8 × 16 points.
-    ok(unsafe { tress_strands_create(pts.as_ptr(), 8, 16, None, Some(&mut s)) });
+    // Four render strands for each of the ring's 8.
+    let s = ring_strands();
     // Nothing to draw before the render strands are made; a ratio out of
     // range is refused.
     let mut texels = vec![0.0f32; 8 * 19 * 4];

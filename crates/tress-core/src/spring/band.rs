@@ -20,11 +20,10 @@
 
 use super::chain::{Chain, Joint};
 use super::limit::{LimitSlot, clamp_end, limit_end};
-use super::output::{segment_rotation, segment_rotation_known_length};
 use super::params::{H, Mode};
 use super::step::{ColliderState, INV_H, StepCtx, project, resolve_contacts_then};
+use super::step_limited::{bone_rotation, rest_and_base};
 use crate::collide::clearance_segment;
-use crate::math::quat::{self, rotate};
 use crate::math::{Pose, Real, ops};
 
 /// Rounds of link corrections and chain walks per substep: a push spreads
@@ -106,13 +105,7 @@ pub(crate) fn settle_chain(
     let mut parent_w = frame.rot;
     for (i, j) in joints.iter_mut().enumerate() {
         let len = j.len0 * s;
-        let carried = quat::mul(frame.rot, j.rest_rot);
-        let (rest, base) = if earlier {
-            let base = quat::mul(parent_w, j.local_rot);
-            (rotate(base, j.axis), base)
-        } else {
-            (rotate(frame.rot, j.rest_vec), carried)
-        };
+        let (rest, base) = rest_and_base(earlier, frame, parent_w, j);
         let mut xh = project(o, j.x, len, rest);
         let slot = limits.get(i).copied().unwrap_or_default();
         if let Some(limited) = clamp_end(&slot, parent_w, o, xh, len) {
@@ -142,11 +135,7 @@ pub(crate) fn settle_chain(
         o_prev = j.x - j.v * H;
         j.x = xh;
         j.v = v;
-        parent_w = if earlier {
-            segment_rotation(base, j.axis_unit, xh - o)
-        } else {
-            segment_rotation_known_length(base, j.axis_unit, xh - o, len)
-        };
+        parent_w = bone_rotation(earlier, base, j, xh - o, len);
         o = xh;
     }
 }

@@ -17,7 +17,7 @@ use super::output::{segment_rotation, segment_rotation_known_length};
 use super::params::Mode;
 use super::step::{INV_H, StepCtx, predicted_end, project, resolve_contacts_then};
 use crate::math::quat::{self, rotate};
-use crate::math::{Pose, Real};
+use crate::math::{Pose, Quat, Real, Vec3};
 
 /// One Improved or Earlier substep of a chain whose joints carry `limits`
 /// (one slot per joint). Drape over contact is not combined with limits.
@@ -36,13 +36,7 @@ pub(crate) fn step_chain_limited(
     let mut parent_w = frame.rot;
     for (j, slot) in joints.iter_mut().zip(limits) {
         let len = j.len0 * s;
-        let carried = quat::mul(frame.rot, j.rest_rot);
-        let (rest, base) = if earlier {
-            let base = quat::mul(parent_w, j.local_rot);
-            (rotate(base, j.axis), base)
-        } else {
-            (rotate(frame.rot, j.rest_vec), carried)
-        };
+        let (rest, base) = rest_and_base(earlier, frame, parent_w, j);
         let y = predicted_end(j, o, rest, s, frame, !earlier);
         let mut xh = project(o, y, len, rest);
         // After the inertia update; the velocity is rebuilt from the
@@ -76,11 +70,40 @@ pub(crate) fn step_chain_limited(
         j.v = v;
         // The rotation `output::chain_output` gives this bone, so the
         // child's limit hangs from the bone the user sees.
-        parent_w = if earlier {
-            segment_rotation(base, j.axis_unit, xh - o)
-        } else {
-            segment_rotation_known_length(base, j.axis_unit, xh - o, len)
-        };
+        parent_w = bone_rotation(earlier, base, j, xh - o, len);
         o = xh;
+    }
+}
+
+/// A limited (or banded) joint's rest vector in world axes (unscaled: the
+/// direction its end aims at) and the rotation its bone turns from:
+/// Improved, the rest arc carried by the frame; Earlier, the parent bone's
+/// current rotation `parent_w` times the joint's rest local one.
+#[inline(always)]
+pub(crate) fn rest_and_base(
+    earlier: bool,
+    frame: &Pose,
+    parent_w: Quat,
+    j: &Joint,
+) -> (Vec3, Quat) {
+    if earlier {
+        let base = quat::mul(parent_w, j.local_rot);
+        (rotate(base, j.axis), base)
+    } else {
+        (
+            rotate(frame.rot, j.rest_vec),
+            quat::mul(frame.rot, j.rest_rot),
+        )
+    }
+}
+
+/// The rotation `output::chain_output` gives a bone from `base` whose
+/// segment is now `d` (`len` long in Improved, where it is projected).
+#[inline(always)]
+pub(crate) fn bone_rotation(earlier: bool, base: Quat, j: &Joint, d: Vec3, len: Real) -> Quat {
+    if earlier {
+        segment_rotation(base, j.axis_unit, d)
+    } else {
+        segment_rotation_known_length(base, j.axis_unit, d, len)
     }
 }
