@@ -126,6 +126,14 @@ func run(tree: SceneTree) -> String:
 	var links := hair.get_band_links()
 	if links.size() != 16 or not String(links[0]["a"]).begins_with("Skirt"):
 		return "expected the skirt's 16 band links, got %s" % [links]
+	# hold_bands off leaves them out, on brings them back (each a rebuild).
+	hair.hold_bands = false
+	if not hair.get_band_links().is_empty():
+		return "hold_bands = false still holds %d links" % hair.get_band_links().size()
+	hair.hold_bands = true
+	if hair.get_band_links().size() != 16:
+		return "hold_bands = true holds %d links" % hair.get_band_links().size()
+	await TestUtil.frames(tree, 2)
 	var shots := {"Dance_Loop": "skirt_dance", "Sitting_Idle_Loop": "skirt_sitting"}
 	for clip in shots:
 		var got: Variant = await _play(tree, avatar, hair, rest_tips, rest_ends, clip, 1.6)
