@@ -45,6 +45,9 @@ var sliders := {}
 ## The wind both panes' hair feels (a child named Wind).
 var wind: WindNode
 var wind_slider: HSlider
+## Holds the file's bands (a skirt's chains kept together); the skirt avatar
+## shows the difference.
+var bands_check: CheckBox
 var models: Array[String] = []
 ## Animation files retargeted onto each model that loads (those present).
 var anim_files: Array[String] = []
@@ -196,6 +199,13 @@ func _build_ui() -> void:
 	for key in ["stiffness", "drag", "gravity"]:
 		box.add_child(_slider(key))
 	box.add_child(_wind_slider())
+	bands_check = CheckBox.new()
+	bands_check.text = "Bands (skirt chains held together)"
+	bands_check.button_pressed = true
+	bands_check.toggled.connect(func(_on: bool) -> void:
+		for p in panes:
+			_apply_bands(p))
+	box.add_child(bands_check)
 	status = Label.new()
 	status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	box.add_child(status)
@@ -256,6 +266,12 @@ func _apply_wind() -> void:
 	for p in panes:
 		wind.apply(p.stage.avatar.get_hair_node(), p.peer)
 
+## The Bands box into `pane`'s hair (a rebuild only when it changes).
+func _apply_bands(pane: Pane) -> void:
+	var hair := pane.stage.avatar.get_hair_node()
+	if hair and hair.hold_bands != bands_check.button_pressed:
+		hair.hold_bands = bands_check.button_pressed
+
 func _apply_scales() -> void:
 	for p in panes:
 		p.set_scales(sliders.stiffness.value, sliders.drag.value, sliders.gravity.value)
@@ -301,6 +317,7 @@ func _load_pane(pane: Pane) -> bool:
 		return false
 	pane.set_scales(sliders.stiffness.value, sliders.drag.value, sliders.gravity.value)
 	wind.apply(pane.stage.avatar.get_hair_node(), pane.peer)
+	_apply_bands(pane)
 	if pane.head_bone >= 0:
 		await get_tree().process_frame
 		var skel := pane.stage.avatar.get_skeleton()
