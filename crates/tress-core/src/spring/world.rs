@@ -488,7 +488,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// `1 + link.stretch` times its rest distance. Both chains must hang from
     /// the same frame; `stretch` is clamped to `0..=MAX_BAND_STRETCH` (not
     /// finite: 0). Links act on Improved and Earlier chains; a VRM-compatible
-    /// or authored chain ignores them (three-vrm has no such constraint).
+    /// or authored chain ignores them (three-vrm has no such constraint), as
+    /// does a link whose chains `set_chain_desc` has since put on different
+    /// frames.
     ///
     /// # Errors
     /// [`SetupError::BadIndex`] for a chain that does not exist, a chain

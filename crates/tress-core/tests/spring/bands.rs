@@ -261,6 +261,17 @@ fn bad_links_are_refused_and_bad_stretch_clamped() {
     let c = w.add_chain(other, &[JointDesc::default()]).unwrap();
     assert_eq!(w.add_band_link(link(0, c, 0.1)), Err(SetupError::BadIndex));
     w.add_band_link(link(0, 1, Real::NAN)).unwrap();
+    // A linked chain moved to another frame later is no longer held.
+    let mut moved = two_chains(Mode::Improved, sphere, true, false, true);
+    let mut alone = two_chains(Mode::Improved, sphere, true, false, false);
+    for world in [&mut moved, &mut alone] {
+        let mut d = world.chain_desc(0).unwrap();
+        d.frame = 1;
+        world.set_chain_desc(0, d).unwrap();
+        run(world, Vec3::new(0.0, -0.2, 0.0), 60, 0.5);
+    }
+    assert_eq!(points(&moved, 0), points(&alone, 0));
+    assert_eq!(points(&moved, 1), points(&alone, 1));
     w.add_band_link(link(1, 0, 7.0)).unwrap();
     let stretches: Vec<Real> = w.band_links().iter().map(|l| l.stretch).collect();
     assert_eq!(stretches, [0.0, 1.0]);

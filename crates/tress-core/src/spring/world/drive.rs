@@ -234,7 +234,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         let banded = |c: &Chain| !c.authored && c.desc.mode != Mode::VrmCompatible;
         let mut linked = [false; C];
         for l in &self.bands {
-            if banded(&self.chains[l.a]) && banded(&self.chains[l.b]) {
+            let (a, b) = (&self.chains[l.a], &self.chains[l.b]);
+            // `set_chain_desc` may have moved one to another frame since.
+            if banded(a) && banded(b) && a.desc.frame == b.desc.frame {
                 linked[l.a] = true;
                 linked[l.b] = true;
             }
