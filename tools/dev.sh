@@ -141,7 +141,7 @@ step_golden() {
 # (tools/bare-metal); prints the spring world's code size and the RAM of a
 # SpringWorld at the default capacities. Adds to `fails`.
 step_bare_metal() {
-	local out=tools/bare-metal/target/thumbv7em-none-eabihf/release sizer
+	local out=${CARGO_TARGET_DIR:-tools/bare-metal/target}/thumbv7em-none-eabihf/release sizer
 	if ensure_target thumbv7em-none-eabihf &&
 		cargo build --manifest-path tools/bare-metal/Cargo.toml --release --target thumbv7em-none-eabihf; then
 		total_passed=$((total_passed + 1)); echo "bare-metal: 1 passed, 0 failed"
