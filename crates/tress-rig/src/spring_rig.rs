@@ -364,9 +364,12 @@ impl SpringRig {
                     stretch: band.stretch,
                 };
                 if let Err(e) = self.world.add_band_link(link) {
+                    let why = match e {
+                        SetupError::Capacity => "one link per chain at most",
+                        _ => "they must hang from the same node",
+                    };
                     self.notes.push(format!(
-                        "band {}: springs {a} and {b} not linked ({e:?}: they must hang from \
-                         the same node)",
+                        "band {}: springs {a} and {b} not linked ({why})",
                         band.source_path
                     ));
                 }

@@ -485,22 +485,10 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
         let bands = (root as usize).min(512).max(4 * joints);
         Centreline::build(&welded.positions, &dist, bands)
     };
-    let enough = |joints: usize| {
-        let need = 4 * (joints + 1);
-        if reached < need {
-            return Err(FitError::TooFewVertices {
-                mesh: mesh_name.clone(),
-                have: reached,
-                need,
-            });
-        }
-        Ok(())
-    };
-    if let Some(n) = opts.joints {
-        enough(n)?;
-    }
-    let (joints, line) = match opts.joints {
-        Some(n) => (n, line_for(n)),
+    // Picking the count needs a centre line; one built for the least count
+    // serves when that is the count picked.
+    let (joints, probe) = match opts.joints {
+        Some(n) => (n, None),
         None => {
             let first = *AUTO_JOINTS.start();
             let probe = line_for(first);
@@ -510,10 +498,18 @@ pub fn fit_hair(avatar: &Avatar, mesh: usize, opts: &FitOptions) -> Result<HairF
                  bend ({turn:.0}°, up to {AUTO_BONE_TURN_DEG}° a bone); --joints sets them",
                 probe.length()
             ));
-            (n, if n == first { probe } else { line_for(n) })
+            (n, (n == first).then_some(probe))
         }
     };
-    enough(joints)?;
+    let need = 4 * (joints + 1);
+    if reached < need {
+        return Err(FitError::TooFewVertices {
+            mesh: mesh_name,
+            have: reached,
+            need,
+        });
+    }
+    let line = probe.unwrap_or_else(|| line_for(joints));
     let length = line.length();
     let positions = line.equal_arc_points(joints + 1);
     let segment = length / joints as f32;

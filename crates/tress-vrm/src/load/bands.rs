@@ -44,17 +44,7 @@ pub(crate) fn bands(
     for b in list {
         match band(&b, base, count) {
             Ok(band) => out.push(band),
-            Err(e) => {
-                let path = if e.path.is_empty() {
-                    b.path.clone()
-                } else {
-                    e.path.clone()
-                };
-                ctx.warn(
-                    &path,
-                    &format!("band ignored: {}; its springs simulate alone", e.message),
-                );
-            }
+            Err(e) => ctx.warn_dropped(&e, &b.path, "band", "its springs simulate alone"),
         }
     }
     Ok(out)

@@ -17,6 +17,23 @@ impl Ctx {
         });
     }
 
+    /// Records `e`, about a value the loader drops instead of failing on,
+    /// as a warning at `e`'s path (`at` when it has none): `{what} ignored:
+    /// {its message}; {consequence}`.
+    pub fn warn_dropped(
+        &mut self,
+        e: &crate::error::Error,
+        at: &str,
+        what: &str,
+        consequence: &str,
+    ) {
+        let path = if e.path.is_empty() { at } else { &e.path };
+        self.warn(
+            path,
+            &format!("{what} ignored: {}; {consequence}", e.message),
+        );
+    }
+
     /// The warnings collected, in order.
     pub fn into_warnings(self) -> Vec<Warning> {
         self.warnings

@@ -50,15 +50,7 @@ pub(crate) fn joint_limit(j: &J<'_>, last: bool, ctx: &mut Ctx) -> Result<Option
     match parse(&ext, ctx) {
         Ok(l) => Ok(Some(l)),
         Err(e) => {
-            let path = if e.path.is_empty() {
-                ext.path.clone()
-            } else {
-                e.path.clone()
-            };
-            ctx.warn(
-                &path,
-                &format!("{EXTENSION} ignored: {}; the joint has no limit", e.message),
-            );
+            ctx.warn_dropped(&e, &ext.path, EXTENSION, "the joint has no limit");
             Ok(None)
         }
     }
