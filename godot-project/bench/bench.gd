@@ -459,7 +459,7 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 			a.get_hair_node().active = not phase is String
 		var key := str(phase)
 		if not samples.has(key):
-			samples[key] = {"bracket": [], "own": [], "step": [], "frame": [], "main_jobs": [], "main_wait": [], "reads": []}
+			samples[key] = {"bracket": [], "own": [], "step": [], "frame": [], "main_jobs": [], "main_wait": [], "reads": [], "hair_reads": [], "hair_writes": []}
 		if threads > 1:
 			var c: Dictionary = TressSpringHair.measure_crowd_ceiling(threads, 10)
 			ceilings.append(c["ceiling"])
@@ -480,11 +480,17 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 			if not phase is String:
 				var own := 0.0
 				var solver := 0.0
+				var reads := 0.0
+				var writes := 0.0
 				for a in avatars:
 					var t: Dictionary = a.get_hair_node().get_last_timing()
 					own += t["total"]
 					solver += t["solver"]
+					reads += t["reads"]
+					writes += t["writes"]
 				s["own"].append(own)
+				s["hair_reads"].append(reads)
+				s["hair_writes"].append(writes)
 				if threads > 1:
 					var ct := TressSpringHair.get_crowd_timing()
 					if ct["stepped"] != n:
@@ -521,6 +527,8 @@ func _run_crowd(model: String, n: int) -> Dictionary:
 			"main_thread_steps_per_frame": p50.call(s["main_jobs"]),
 			"main_thread_wait_us_per_frame": p50.call(s["main_wait"]),
 			"shared_reads_us_per_frame": p50.call(s["reads"]),
+			"hair_reads_us_per_frame": p50.call(s["hair_reads"]),
+			"hair_writes_us_per_frame": p50.call(s["hair_writes"]),
 			"frame_cost_us_per_frame": p50.call(s["frame"]) - none_frame,
 		}
 	var one: Dictionary = by_threads[str(crowd_threads[0])]

@@ -26,11 +26,14 @@ pub fn quaternion(q: Quat) -> Quaternion {
 /// with its largest axis scale.
 #[must_use]
 pub fn pose_and_scale(t: &Transform3D) -> (Pose, f32) {
-    let s = t.basis.get_scale();
     let q = t.basis.orthonormalized().get_quaternion();
     let rot = Quat::from_xyzw(q.x, q.y, q.z, q.w).normalize();
-    (
-        Pose::new(vec3(t.origin), rot),
-        s.x.abs().max(s.y.abs()).max(s.z.abs()),
-    )
+    (Pose::new(vec3(t.origin), rot), largest_scale(t))
+}
+
+/// The largest axis scale of `t`'s basis (the scale half of
+/// [`pose_and_scale`]).
+pub fn largest_scale(t: &Transform3D) -> f32 {
+    let s = t.basis.get_scale();
+    s.x.abs().max(s.y.abs()).max(s.z.abs())
 }

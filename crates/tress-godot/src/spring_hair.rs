@@ -11,7 +11,7 @@ use tress_rig::spring_rig::{RigOptions, SpringRig};
 use tress_vrm::Avatar;
 
 use crate::collider::TressCollider3D;
-use crate::convert::{pose_and_scale, quaternion, vec3, vector3};
+use crate::convert::{largest_scale, pose_and_scale, quaternion, vec3, vector3};
 use crate::inspector_rig::{self, HandParams};
 use tress_core::math::Vec3;
 
@@ -179,10 +179,18 @@ pub struct TressSpringHair {
     animated: Option<(StringName, Vec<i32>)>,
     /// Per-frame scratch: animated rotations of one chain.
     scratch_rots: Vec<tress_core::math::Quat>,
-    /// Per-frame scratch: every chain's solver output, in chain order.
+    /// Per-frame scratch: one chain's solver output at a time (touched by
+    /// the thread that steps, never by the one that writes bones).
     scratch_out: Vec<JointOutput>,
-    /// Per-frame scratch: how many of `scratch_out` belong to each chain.
-    scratch_counts: Vec<usize>,
+    /// The last step's bone writes, in chain order: what the update hands
+    /// the skeleton. Compact (20 bytes a bone against 64 for a
+    /// `JointOutput`) because with `crowd_threads` above 1 a helper writes
+    /// it and the main thread reads it: at 1,000 avatars the writes took
+    /// four times as long as on one thread while they read the outputs.
+    scratch_writes: Vec<BoneWrite>,
+    /// The frame poses read for the next step, put into the solver by the
+    /// step itself (on a crowd helper, off the main thread).
+    frame_inputs: FrameInputs,
     /// Chains currently handed to the animation.
     authored: Vec<bool>,
     avatar: Option<Avatar>,
@@ -380,25 +388,70 @@ pub(crate) struct Prepared {
 pub(crate) struct StepJob<'a> {
     rig: &'a mut SpringRig,
     chain_bones: &'a [Vec<i32>],
+    inputs: &'a mut FrameInputs,
     out: &'a mut Vec<JointOutput>,
-    counts: &'a mut Vec<usize>,
+    writes: &'a mut Vec<BoneWrite>,
     substeps: &'a mut u32,
     dt: f32,
 }
 
+/// What an update read for its step: each solver frame's world transform,
+/// the model scale, and whether the step resumes
+/// after a pause. Applied in the order the update used to apply them
+/// itself, so a step sees the same world either way.
+#[derive(Clone, Default)]
+pub(crate) struct FrameInputs {
+    frames: Vec<(usize, Transform3D)>,
+    /// The skeleton's largest axis scale: the model scale.
+    scale: f32,
+    resumed: bool,
+    /// Read and not yet applied.
+    pending: bool,
+}
+
+impl FrameInputs {
+    fn apply(&mut self, rig: &mut SpringRig) {
+        if !core::mem::take(&mut self.pending) {
+            return;
+        }
+        for (fi, xf) in &self.frames {
+            rig.world.set_frame_pose(*fi, pose_and_scale(xf).0);
+        }
+        if (rig.world.scale() - self.scale).abs() > 1e-6 {
+            rig.world.set_scale(self.scale);
+        }
+        if self.resumed {
+            rig.world.resume();
+        }
+    }
+}
+
+/// One bone's new local rotation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoneWrite {
+    bone: i32,
+    rot: Quaternion,
+}
+
 impl StepJob<'_> {
-    /// Advances the solver by `dt` and collects every chain's joint
-    /// outputs, in chain order.
+    /// Advances the solver by `dt` and collects every chain's bone
+    /// rotations, in chain order.
     pub(crate) fn run(self) {
+        self.inputs.apply(self.rig);
         *self.substeps = self.rig.advance(self.dt);
-        self.out.clear();
-        self.counts.clear();
+        self.writes.clear();
         for (ci, bones) in self.chain_bones.iter().enumerate() {
-            let at = self.out.len();
-            self.out.resize(at + bones.len(), JointOutput::default());
-            let n = self.rig.outputs_into(ci, &mut self.out[at..]);
-            self.out.truncate(at + n);
-            self.counts.push(n);
+            self.out.clear();
+            self.out.resize(bones.len(), JointOutput::default());
+            let n = self.rig.outputs_into(ci, &mut self.out[..]);
+            for (out, &bone) in self.out[..n].iter().zip(bones) {
+                if bone >= 0 {
+                    self.writes.push(BoneWrite {
+                        bone,
+                        rot: quaternion(out.local_rot),
+                    });
+                }
+            }
         }
     }
 }
@@ -477,7 +530,10 @@ impl TressSpringHair {
             _ => &[],
         };
         self.authored.resize(self.chain_bones.len(), false);
-        for (ci, bones) in self.chain_bones.iter().enumerate() {
+        // Nothing driven and nothing handed back: no chain to visit (the
+        // bone lists are one allocation per chain, cold in a crowd).
+        let visit = !driven.is_empty() || self.authored.contains(&true);
+        for (ci, bones) in self.chain_bones.iter().enumerate().filter(|_| visit) {
             if bones.iter().any(|b| *b >= 0 && driven.contains(b)) {
                 self.scratch_rots.clear();
                 self.scratch_rots.extend(bones.iter().map(|&b| {
@@ -495,6 +551,8 @@ impl TressSpringHair {
         }
         let reads_start = std::time::Instant::now();
         let skel_xf = skel.get_global_transform();
+        let inputs = &mut self.frame_inputs;
+        inputs.frames.clear();
         for (fi, source) in self.frame_sources.iter().enumerate() {
             let xf = match source {
                 FrameSource::Bone(b) => skel_xf * skel.get_bone_global_pose(*b),
@@ -505,16 +563,13 @@ impl TressSpringHair {
                 FrameSource::Node(n) if n.is_instance_valid() => n.get_global_transform(),
                 FrameSource::Node(_) => continue,
             };
-            rig.world.set_frame_pose(fi, pose_and_scale(&xf).0);
+            inputs.frames.push((fi, xf));
         }
-        let (_, scale) = pose_and_scale(&skel_xf);
-        if (rig.world.scale() - scale).abs() > 1e-6 {
-            rig.world.set_scale(scale);
-        }
-        if resumed {
-            rig.world.resume();
-        }
+        inputs.scale = largest_scale(&skel_xf);
+        inputs.resumed = resumed;
+        inputs.pending = true;
         if paused {
+            inputs.apply(rig);
             rig.world.reset();
             self.last_substeps = 0;
             self.base_mut().update_gizmos();
@@ -532,8 +587,9 @@ impl TressSpringHair {
         Some(StepJob {
             rig: self.rig.as_mut()?,
             chain_bones: &self.chain_bones,
+            inputs: &mut self.frame_inputs,
             out: &mut self.scratch_out,
-            counts: &mut self.scratch_counts,
+            writes: &mut self.scratch_writes,
             substeps: &mut self.last_substeps,
             dt,
         })
@@ -550,13 +606,8 @@ impl TressSpringHair {
         solver: f64,
     ) {
         let writes_start = std::time::Instant::now();
-        let mut outs = self.scratch_out.iter();
-        for (bones, &n) in self.chain_bones.iter().zip(&self.scratch_counts) {
-            for (out, &bone) in outs.by_ref().take(n).zip(bones) {
-                if bone >= 0 {
-                    skel.set_bone_pose_rotation(bone, quaternion(out.local_rot));
-                }
-            }
+        for w in &self.scratch_writes {
+            skel.set_bone_pose_rotation(w.bone, w.rot);
         }
         if editor {
             // The chain gizmo draws the solver's joints: redraw as they move.
@@ -650,8 +701,8 @@ impl TressSpringHair {
 
     /// Where the last update's time went, in microseconds: `total`,
     /// `reads` (frame, bone and collider transforms from the skeleton),
-    /// `solver` (substeps and joint rotations) and `writes` (bone rotations
-    /// to the skeleton). Godot's own work after the modifier (the skeleton's
+    /// `solver` (those transforms into the solver, substeps and joint
+    /// rotations) and `writes` (bone rotations to the skeleton). Godot's own work after the modifier (the skeleton's
     /// global poses) is not in `total`; the bench measures it from outside.
     #[func]
     pub fn get_last_timing(&self) -> VarDictionary {

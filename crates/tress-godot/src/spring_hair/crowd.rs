@@ -31,7 +31,7 @@ use core::cell::RefCell;
 use std::time::Instant;
 
 use super::crowd_pool::{Claimed, OwnedJob, Pool};
-use super::{TressSpringHair, micros_since};
+use super::{FrameInputs, TressSpringHair, micros_since};
 use godot::classes::Engine;
 use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
 use godot::prelude::*;
@@ -128,7 +128,8 @@ pub(super) fn settle(hair: &mut TressSpringHair) {
             hair.rig = Some(j.rig);
             hair.chain_bones = j.chain_bones;
             hair.scratch_out = j.out;
-            hair.scratch_counts = j.counts;
+            hair.scratch_writes = j.writes;
+            hair.frame_inputs = j.inputs;
             hair.last_substeps = j.substeps;
             if let Some(s) = &mut hair.crowd_stepped {
                 s.2 = j.micros;
@@ -324,8 +325,9 @@ fn take_job(hair: &mut TressSpringHair, slot: usize, dt: f32) -> Option<OwnedJob
         slot,
         rig: hair.rig.take()?,
         chain_bones: core::mem::take(&mut hair.chain_bones),
+        inputs: core::mem::take(&mut hair.frame_inputs),
         out: core::mem::take(&mut hair.scratch_out),
-        counts: core::mem::take(&mut hair.scratch_counts),
+        writes: core::mem::take(&mut hair.scratch_writes),
         substeps: 0,
         dt,
         micros: 0.0,
@@ -426,8 +428,9 @@ impl TressSpringHair {
                         slot: 0,
                         rig: h.rig.clone()?,
                         chain_bones: h.chain_bones.clone(),
+                        inputs: FrameInputs::default(),
                         out: Vec::new(),
-                        counts: Vec::new(),
+                        writes: Vec::new(),
                         substeps: 0,
                         dt: 1.0 / 60.0,
                         micros: 0.0,

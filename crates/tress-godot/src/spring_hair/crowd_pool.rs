@@ -24,7 +24,7 @@ use std::time::Instant;
 use tress_core::spring::JointOutput;
 use tress_rig::spring_rig::SpringRig;
 
-use super::StepJob;
+use super::{BoneWrite, FrameInputs, StepJob};
 
 /// One hair's step with its data moved in.
 pub(super) struct OwnedJob {
@@ -32,8 +32,9 @@ pub(super) struct OwnedJob {
     pub(super) slot: usize,
     pub(super) rig: SpringRig,
     pub(super) chain_bones: Vec<Vec<i32>>,
+    pub(super) inputs: FrameInputs,
     pub(super) out: Vec<JointOutput>,
-    pub(super) counts: Vec<usize>,
+    pub(super) writes: Vec<BoneWrite>,
     pub(super) substeps: u32,
     pub(super) dt: f32,
     /// Microseconds the step took, on whichever thread ran it.
@@ -46,8 +47,9 @@ impl OwnedJob {
         StepJob {
             rig: &mut self.rig,
             chain_bones: &self.chain_bones,
+            inputs: &mut self.inputs,
             out: &mut self.out,
-            counts: &mut self.counts,
+            writes: &mut self.writes,
             substeps: &mut self.substeps,
             dt: self.dt,
         }
@@ -68,6 +70,9 @@ enum Slot {
 }
 
 /// What [`Pool::claim`] hands back.
+// Moved once per claim (a copy of a couple of hundred bytes); boxing would
+// add an allocation per hair per frame.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Claimed {
     /// The job, stepped.
     Stepped(OwnedJob),
@@ -326,8 +331,9 @@ mod tests {
                 slot: i,
                 rig: rig.clone(),
                 chain_bones: chain_bones.clone(),
+                inputs: FrameInputs::default(),
                 out: Vec::new(),
-                counts: Vec::new(),
+                writes: Vec::new(),
                 substeps: 0,
                 dt: (i + 1) as f32 / 240.0,
                 micros: 0.0,
@@ -355,7 +361,7 @@ mod tests {
     fn outputs(mut jobs: Vec<OwnedJob>) -> Vec<String> {
         jobs.sort_by_key(|j| j.slot);
         jobs.iter()
-            .map(|j| format!("{:?} {:?}", j.out, j.substeps))
+            .map(|j| format!("{:?} {:?}", j.writes, j.substeps))
             .collect()
     }
 

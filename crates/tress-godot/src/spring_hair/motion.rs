@@ -12,7 +12,7 @@ use godot::prelude::*;
 use tress_core::spring::{TeleportMode, TeleportPolicy, Wind};
 
 use super::{FrameSource, TressSpringHair, crowd};
-use crate::convert::{pose_and_scale, quaternion, vec3};
+use crate::convert::{pose_and_scale, vec3};
 
 /// Runtime state behind the properties.
 #[derive(Default)]
@@ -136,13 +136,8 @@ impl TressSpringHair {
             return false;
         }
         self.motion.held = true;
-        let mut outs = self.scratch_out.iter();
-        for (bones, &n) in self.chain_bones.iter().zip(&self.scratch_counts) {
-            for (out, &bone) in outs.by_ref().take(n).zip(bones) {
-                if bone >= 0 {
-                    skel.set_bone_pose_rotation(bone, quaternion(out.local_rot));
-                }
-            }
+        for w in &self.scratch_writes {
+            skel.set_bone_pose_rotation(w.bone, w.rot);
         }
         true
     }
