@@ -396,9 +396,9 @@ pub(crate) struct StepJob<'a> {
 }
 
 /// What an update read for its step: each solver frame's world transform,
-/// the model scale, and whether the step resumes
-/// after a pause. Applied in the order the update used to apply them
-/// itself, so a step sees the same world either way.
+/// the model scale, and whether the step resumes after a pause. The step
+/// applies them (`apply`) in the order the update once applied them
+/// itself, so it sees the same world on whichever thread it runs.
 #[derive(Clone, Default)]
 pub(crate) struct FrameInputs {
     frames: Vec<(usize, Transform3D)>,
@@ -702,8 +702,9 @@ impl TressSpringHair {
     /// Where the last update's time went, in microseconds: `total`,
     /// `reads` (frame, bone and collider transforms from the skeleton),
     /// `solver` (those transforms into the solver, substeps and joint
-    /// rotations) and `writes` (bone rotations to the skeleton). Godot's own work after the modifier (the skeleton's
-    /// global poses) is not in `total`; the bench measures it from outside.
+    /// rotations) and `writes` (bone rotations to the skeleton). Godot's
+    /// own work after the modifier (the skeleton's global poses) is not in
+    /// `total`; the bench measures it from outside.
     #[func]
     pub fn get_last_timing(&self) -> VarDictionary {
         let t = self.last_timing;
