@@ -386,6 +386,53 @@ mod tests {
         assert_ne!(a[0], a[39]);
     }
 
+    /// The transforms an update read go into the solver inside the step,
+    /// on whichever thread runs it, exactly as if the update had put them
+    /// in itself (frame poses, then the scale, then a resume), and once.
+    #[test]
+    fn read_transforms_reach_the_solver_inside_the_step() {
+        use crate::convert::{largest_scale, pose_and_scale};
+        use godot::builtin::{Basis, EulerOrder, Transform3D, Vector3};
+        let basis = Basis::from_euler(EulerOrder::YXZ, Vector3::new(0.1, 0.6, -0.05));
+        let moved = Transform3D::new(
+            basis.scaled(Vector3::splat(1.5)),
+            Vector3::new(0.3, 0.1, -0.2),
+        );
+        let frames = jobs()[0].rig.frame_nodes.len();
+        assert!(frames > 1);
+        // Put in by hand, as the update did before the step took it over.
+        let mut direct = jobs();
+        for j in &mut direct {
+            for fi in 0..frames {
+                j.rig.world.set_frame_pose(fi, pose_and_scale(&moved).0);
+            }
+            j.rig.world.set_scale(largest_scale(&moved));
+            j.rig.world.resume();
+            j.run();
+            j.run();
+        }
+        let mut pooled = jobs();
+        for j in &mut pooled {
+            j.inputs = FrameInputs {
+                frames: (0..frames).map(|fi| (fi, moved)).collect(),
+                scale: largest_scale(&moved),
+                resumed: true,
+                pending: true,
+            };
+        }
+        let pool = Pool::new(2);
+        // The second run must not put them in again (a resume would).
+        pooled = run(&pool, run(&pool, pooled));
+        let mut still = jobs();
+        still.iter_mut().for_each(|j| {
+            j.run();
+            j.run();
+        });
+        let (a, b) = (outputs(direct), outputs(pooled));
+        assert_eq!(a, b);
+        assert_ne!(a, outputs(still), "the moved frames changed nothing");
+    }
+
     /// Claimed in another order than queued (the main thread steps jobs no
     /// helper has started, and others while it waits): the same results,
     /// every job handed back once, and nothing left queued.
