@@ -595,6 +595,13 @@ impl TressSpringHair {
         })
     }
 
+    /// Puts the last step's bone rotations on `skel`.
+    pub(crate) fn write_rotations(&self, skel: &mut Gd<Skeleton3D>) {
+        for w in &self.scratch_writes {
+            skel.set_bone_pose_rotation(w.bone, w.rot);
+        }
+    }
+
     /// Writes the last step's rotations to the skeleton and records the
     /// update's timing (`solver`: microseconds of this hair's step).
     pub(crate) fn write_bones(
@@ -606,9 +613,7 @@ impl TressSpringHair {
         solver: f64,
     ) {
         let writes_start = std::time::Instant::now();
-        for w in &self.scratch_writes {
-            skel.set_bone_pose_rotation(w.bone, w.rot);
-        }
+        self.write_rotations(&mut skel);
         if editor {
             // The chain gizmo draws the solver's joints: redraw as they move.
             self.base_mut().update_gizmos();

@@ -136,9 +136,7 @@ impl TressSpringHair {
             return false;
         }
         self.motion.held = true;
-        for w in &self.scratch_writes {
-            skel.set_bone_pose_rotation(w.bone, w.rot);
-        }
+        self.write_rotations(skel);
         true
     }
 

@@ -14,10 +14,16 @@ fn asset_bytes() -> Vec<u8> {
     std::fs::read(p).expect("built-in avatar asset")
 }
 
-fn ponytail() -> (Vec<u8>, Avatar, fit::HairFit) {
+/// The built-in avatar's bytes, the avatar, and its unrigged Ponytail mesh.
+fn built_in_ponytail() -> (Vec<u8>, Avatar, usize) {
     let bytes = asset_bytes();
     let avatar = tress_vrm::load_bytes(&bytes, None).expect("load");
     let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
+    (bytes, avatar, mesh)
+}
+
+fn ponytail() -> (Vec<u8>, Avatar, fit::HairFit) {
+    let (bytes, avatar, mesh) = built_in_ponytail();
     // Six joints, which these tests were written for; the default count
     // has its own test (`ponytail_gets_its_joint_count_from_its_length`).
     let opts = FitOptions {
@@ -52,9 +58,7 @@ fn arc_on(path: &[Vec3], p: Vec3) -> (f32, f32) {
 /// `--joints 8`.
 #[test]
 fn ponytail_gets_its_joint_count_from_its_length() {
-    let bytes = asset_bytes();
-    let avatar = tress_vrm::load_bytes(&bytes, None).expect("load");
-    let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
+    let (bytes, avatar, mesh) = built_in_ponytail();
     let auto = fit::fit_hair(&avatar, mesh, &FitOptions::default()).expect("fit");
     assert_eq!(auto.joints.len(), 8);
     assert!(
@@ -706,8 +710,7 @@ fn a_seam_split_tube_welds_to_the_same_distances() {
 #[test]
 fn rebuilt_ponytail_and_bangs_meet_the_stretch_target() {
     use tress_tools::measure::{MeasureOptions, measure};
-    let avatar = tress_vrm::load_bytes(&asset_bytes(), None).expect("load");
-    let mesh = fit::mesh_by_name(&avatar, "Ponytail").expect("Ponytail mesh");
+    let (_, avatar, mesh) = built_in_ponytail();
     let opts = FitOptions {
         joints: Some(8),
         ..FitOptions::default()
