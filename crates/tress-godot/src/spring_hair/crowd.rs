@@ -45,6 +45,8 @@ const MAX_THREADS: i32 = 64;
 struct Crowd {
     threads: usize,
     members: Vec<Gd<TressSpringHair>>,
+    /// Counts changes to `members`.
+    generation: u64,
     /// The helper threads, while `threads` > 1.
     pool: Option<Pool>,
     /// Engine process frame of the last shared step.
@@ -81,6 +83,7 @@ thread_local! {
         RefCell::new(Crowd {
             threads: 1,
             members: Vec::new(),
+            generation: 0,
             pool: None,
             stepped_frame: None,
             flying: Vec::new(),
@@ -103,6 +106,7 @@ pub(super) fn join(hair: Gd<TressSpringHair>) {
         let id = hair.instance_id();
         if !c.members.iter().any(|m| m.instance_id() == id) {
             c.members.push(hair);
+            c.generation += 1;
         }
     });
 }
@@ -112,7 +116,10 @@ pub(super) fn join(hair: Gd<TressSpringHair>) {
 pub(super) fn leave(hair: &mut TressSpringHair) {
     settle(hair);
     let id = hair.base().instance_id();
-    CROWD.with_borrow_mut(|c| c.members.retain(|m| m.instance_id() != id));
+    CROWD.with_borrow_mut(|c| {
+        c.members.retain(|m| m.instance_id() != id);
+        c.generation += 1;
+    });
 }
 
 /// Puts `hair`'s solver back if its step is out on the pool (waiting for
@@ -257,21 +264,22 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
     let my_id = me.base().instance_id();
     // `me` was settled on entry to its update (`write_if_stepped`).
     settle_all(Some(my_id));
-    let members = CROWD.with_borrow_mut(|c| {
+    let (mut members, generation) = CROWD.with_borrow_mut(|c| {
         c.flying.clear();
         c.last = CrowdTiming {
             frame,
             threads: c.pool.as_ref().map_or(1, Pool::threads),
             ..CrowdTiming::default()
         };
-        c.members.clone()
+        (c.members.clone(), c.generation)
     });
     // What every hair's own update would ask the engine: one frame, one
     // idle delta for all.
     let clock = (frame, me.base().get_process_delta_time());
     let reads_start = Instant::now();
     let mut batch = Vec::with_capacity(SUBMIT_BATCH);
-    for gd in &members {
+    for gd in &mut members {
+        let handle = gd.clone();
         let queue = |hair: &mut TressSpringHair| {
             let (dt, reads) = prepare_member(hair, clock)?;
             let slot = CROWD.with_borrow(|c| c.flying.len());
@@ -279,7 +287,7 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
             hair.crowd_stepped = Some((frame, reads, 0.0));
             hair.crowd_flight = Some(slot);
             CROWD.with_borrow_mut(|c| {
-                c.flying.push(Some(gd.clone()));
+                c.flying.push(Some(handle));
                 c.last.stepped += 1;
             });
             Some(job)
@@ -287,7 +295,7 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
         let job = if gd.instance_id() == my_id {
             queue(me)
         } else if gd.is_instance_valid() {
-            queue(&mut gd.clone().bind_mut())
+            queue(&mut gd.bind_mut())
         } else {
             None
         };
@@ -297,6 +305,13 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
         }
     }
     submit(&mut batch);
+    // The handles bound above now know their instance storage: keeping
+    // them saves each hair an engine lookup (a mutex) every frame.
+    CROWD.with_borrow_mut(|c| {
+        if c.generation == generation {
+            c.members = members;
+        }
+    });
     let reads = micros_since(reads_start);
     CROWD.with_borrow_mut(|c| {
         c.last.reads = reads;
