@@ -117,6 +117,9 @@ impl INode3D for TressAvatar {
             let path = self.vrm_path.clone();
             self.load_vrm(path);
         }
+        // Godot switched processing on (this class has a `process`);
+        // only scene constraints need it.
+        self.update_processing();
         if in_editor() {
             return;
         }
@@ -245,6 +248,7 @@ impl TressAvatar {
             c.queue_free();
         }
         self.scene_constraints = None;
+        self.update_processing();
         self.constraint_list.clear();
         self.skeleton = None;
         self.hair = None;
@@ -702,6 +706,7 @@ impl TressAvatar {
             c.queue_free();
         }
         self.scene_constraints = None;
+        self.update_processing();
         if self.constraint_list.is_empty() {
             return true;
         }
@@ -738,9 +743,20 @@ impl TressAvatar {
                     hair.bind_mut().step_with_crowd = false;
                 }
             }
-            _ => self.scene_constraints = Some(runner),
+            _ => {
+                self.scene_constraints = Some(runner);
+                self.update_processing();
+            }
         }
         true
+    }
+
+    /// Processes only while scene constraints need it: in a crowd, a
+    /// per-frame callback into every avatar costs each a cache miss or two
+    /// for nothing.
+    fn update_processing(&mut self) {
+        let on = self.scene_constraints.is_some();
+        self.base_mut().set_process(on);
     }
 
     /// The TressStrandHair added for `strand_groom`, or null.
