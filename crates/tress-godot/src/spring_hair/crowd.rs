@@ -162,11 +162,6 @@ pub(super) fn settle(hair: &mut TressSpringHair) {
             *f = None;
         }
         c.last.step += micros;
-        if let Some(pool) = &c.pool {
-            let (jobs, wait) = pool.take_counts();
-            c.last.main_jobs += jobs;
-            c.last.main_wait += wait;
-        }
     });
 }
 
@@ -266,6 +261,10 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
     settle_all(Some(my_id));
     let (mut members, generation) = CROWD.with_borrow_mut(|c| {
         c.flying.clear();
+        // The last frame's counts go with its timing.
+        if let Some(pool) = &c.pool {
+            let _ = pool.take_counts();
+        }
         c.last = CrowdTiming {
             frame,
             threads: c.pool.as_ref().map_or(1, Pool::threads),
@@ -408,7 +407,16 @@ impl TressSpringHair {
     /// waited for a helper's step). Zeros before the first one.
     #[func]
     pub fn get_crowd_timing() -> VarDictionary {
-        let t = CROWD.with_borrow(|c| c.last);
+        // Counted by the pool as the hairs claim (read here, not per claim:
+        // its lock is the one the helpers take per job).
+        let t = CROWD.with_borrow_mut(|c| {
+            if let Some(pool) = &c.pool {
+                let (jobs, wait) = pool.take_counts();
+                c.last.main_jobs += jobs;
+                c.last.main_wait += wait;
+            }
+            c.last
+        });
         let mut d = VarDictionary::new();
         d.set("frame", t.frame as i64);
         d.set("stepped", t.stepped as i64);

@@ -95,6 +95,10 @@ struct Queue {
     caller_wait_us: f64,
     /// Helpers parked on `work` (a submit wakes them only then).
     sleeping: usize,
+    /// Claims parked on `done` (a finished job wakes them only then: a
+    /// wake is a system call, per job it would cost the helper more than
+    /// some steps).
+    waiting: usize,
 }
 
 struct Shared {
@@ -137,8 +141,14 @@ fn take_from(q: &mut Queue, back: bool) -> Option<OwnedJob> {
 fn run_taken(shared: &Shared, mut job: OwnedJob) {
     let slot = job.slot;
     let ok = catch_unwind(AssertUnwindSafe(|| job.run())).is_ok();
-    lock(&shared.queue).slots[slot] = Slot::Done(ok.then_some(job));
-    shared.done.notify_all();
+    let wake = {
+        let mut q = lock(&shared.queue);
+        q.slots[slot] = Slot::Done(ok.then_some(job));
+        q.waiting > 0
+    };
+    if wake {
+        shared.done.notify_all();
+    }
 }
 
 /// How long a helper with nothing to do watches the queue before it
@@ -193,6 +203,7 @@ impl Pool {
                 caller_jobs: 0,
                 caller_wait_us: 0.0,
                 sleeping: 0,
+                waiting: 0,
             }),
             queued: AtomicUsize::new(0),
             work: Condvar::new(),
@@ -272,11 +283,13 @@ impl Pool {
                         q = lock(&self.shared.queue);
                     } else {
                         let t = Instant::now();
+                        q.waiting += 1;
                         q = self
                             .shared
                             .done
                             .wait(q)
                             .unwrap_or_else(PoisonError::into_inner);
+                        q.waiting -= 1;
                         q.caller_wait_us += super::micros_since(t);
                     }
                 }
