@@ -93,6 +93,14 @@ impl INode3D for TressCollider3D {
         }
     }
 
+    fn ready(&mut self) {
+        // Godot switches processing on at the first ready (this class has
+        // a `process`), after `enter_tree` set it: only the editor draws
+        // the gizmo.
+        let editor = Engine::singleton().is_editor_hint();
+        self.base_mut().set_process(editor);
+    }
+
     fn exit_tree(&mut self) {
         edited();
         if Engine::singleton().is_editor_hint() {
