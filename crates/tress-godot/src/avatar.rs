@@ -247,8 +247,7 @@ impl TressAvatar {
         {
             c.queue_free();
         }
-        self.scene_constraints = None;
-        self.update_processing();
+        self.set_scene_constraints(None);
         self.constraint_list.clear();
         self.skeleton = None;
         self.hair = None;
@@ -705,8 +704,7 @@ impl TressAvatar {
         {
             c.queue_free();
         }
-        self.scene_constraints = None;
-        self.update_processing();
+        self.set_scene_constraints(None);
         if self.constraint_list.is_empty() {
             return true;
         }
@@ -743,12 +741,15 @@ impl TressAvatar {
                     hair.bind_mut().step_with_crowd = false;
                 }
             }
-            _ => {
-                self.scene_constraints = Some(runner);
-                self.update_processing();
-            }
+            _ => self.set_scene_constraints(Some(runner)),
         }
         true
+    }
+
+    /// Sets the constraints `process` evaluates, and processing with them.
+    fn set_scene_constraints(&mut self, runner: Option<ConstraintRunner>) {
+        self.scene_constraints = runner;
+        self.update_processing();
     }
 
     /// Processes only while scene constraints need it: in a crowd, a

@@ -84,19 +84,17 @@ impl INode3D for TressCollider3D {
         edited();
         // A bone-following collider's offset is this node's local transform.
         self.base_mut().set_notify_local_transform(true);
-        let editor = Engine::singleton().is_editor_hint();
-        // A bone-following collider's gizmo is redrawn each frame: the
-        // bone moves without this node's transform changing.
-        self.base_mut().set_process(editor);
-        if editor {
+        if Engine::singleton().is_editor_hint() {
             self.ask_hair_to_rebuild();
         }
     }
 
     fn ready(&mut self) {
-        // Godot switches processing on at the first ready (this class has
-        // a `process`), after `enter_tree` set it: only the editor draws
-        // the gizmo.
+        // A bone-following collider's gizmo is redrawn each frame (the
+        // bone moves without this node's transform changing); only the
+        // editor draws it. Set here, not on entering the tree: Godot
+        // switches processing on at the first ready (this class has a
+        // `process`), and the flag outlives leaving the tree.
         let editor = Engine::singleton().is_editor_hint();
         self.base_mut().set_process(editor);
     }
