@@ -264,7 +264,8 @@ fn step_all(me: &mut TressSpringHair, frame: u64) {
     settle_all(Some(my_id));
     let (mut members, generation) = CROWD.with_borrow_mut(|c| {
         c.flying.clear();
-        // The last frame's counts go with its timing.
+        // Counts `get_crowd_timing` did not read last frame are dropped:
+        // they belong to that frame's timing, not to this one's.
         if let Some(pool) = &c.pool {
             let _ = pool.take_counts();
         }
