@@ -139,6 +139,7 @@ pub extern "C" fn tress_joint_desc_default(out: Option<&mut TressJointDesc>) -> 
             params: d.params.into(),
             flat_width_axis: d.flat.width_axis.into(),
             flat_stiffness: d.flat.stiffness,
+            flat_half_width: d.flat.half_width,
         };
         Ok(())
     })

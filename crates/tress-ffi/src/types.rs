@@ -148,6 +148,9 @@ pub struct TressJointDesc {
     pub flat_width_axis: TressVec3,
     /// Flat lock: decay rate of the sideways bend, 1/s (0: off).
     pub flat_stiffness: f32,
+    /// Flat lock: half the lock's width, unscaled (0: not known); bounds
+    /// the lock twist's turn of the first bone.
+    pub flat_half_width: f32,
 }
 
 /// A chain as authored.
@@ -172,6 +175,8 @@ pub struct TressChainDesc {
     pub virtual_tail: bool,
     /// Improved: drape over contact.
     pub drape: bool,
+    /// Improved: twist flat locks' bone outputs so bends go through the face.
+    pub twist: bool,
 }
 
 impl Default for TressChainDesc {
@@ -276,6 +281,7 @@ impl From<ChainDesc> for TressChainDesc {
             vrm_length_quirk: d.vrm_length_quirk,
             virtual_tail: d.virtual_tail,
             drape: d.drape,
+            twist: d.twist,
         }
     }
 }
@@ -396,6 +402,7 @@ impl TressJointDesc {
             flat: FlatLock {
                 width_axis: self.flat_width_axis.to_core("flat_width_axis")?,
                 stiffness: finite(self.flat_stiffness, "flat_stiffness")?,
+                half_width: finite(self.flat_half_width, "flat_half_width")?,
             },
         })
     }
@@ -439,6 +446,7 @@ impl TressChainDesc {
             vrm_length_quirk: self.vrm_length_quirk,
             virtual_tail: self.virtual_tail,
             drape: self.drape,
+            twist: self.twist,
         })
     }
 }

@@ -134,6 +134,7 @@ pub fn scene(config: StepConfig) -> World {
     let flat = FlatLock {
         width_axis: Vec3::X,
         stiffness: 83.0,
+        half_width: 0.0,
     };
     w.add_chain(
         one(Mode::Improved, back(-0.03), false, None, false),

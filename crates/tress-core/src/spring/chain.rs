@@ -51,6 +51,12 @@ pub struct FlatLock {
     /// Decay rate of the sideways deviation, 1/s (0: off). 83/s halves it
     /// every 1/120 s step.
     pub stiffness: Real,
+    /// Half the lock's width, unscaled (0: not known). Bounds how far the
+    /// lock twist ([`ChainDesc::twist`]) may turn the first bone, whose
+    /// root row lies on the scalp: its corners move at most
+    /// `twist::ROOT_SHIFT`.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub half_width: Real,
 }
 
 /// A chain as authored.
@@ -83,6 +89,14 @@ pub struct ChainDesc {
     /// bends over the contact instead of kinking at one joint
     /// (`docs/SOLVER.md`, "Drape over contact").
     pub drape: bool,
+    /// Improved mode: twist each bone's output about its own segment so the
+    /// bends at its joints pass through its flat lock's face (the joints'
+    /// [`FlatLock::width_axis`]) rather than across its width, where a
+    /// skinned ribbon stretches (off by default; `docs/SOLVER.md`, "Lock
+    /// twist"). Moves no joint: the simulation is the same, only the bone
+    /// rotations written out differ. Ignored on a chain with angle limits or
+    /// in a band.
+    pub twist: bool,
 }
 
 impl Default for ChainDesc {
@@ -97,6 +111,7 @@ impl Default for ChainDesc {
             vrm_length_quirk: false,
             virtual_tail: false,
             drape: false,
+            twist: false,
         }
     }
 }
@@ -137,6 +152,11 @@ pub(crate) struct Joint {
     /// Flat lock: unit width axis in the attachment frame at rest,
     /// perpendicular to `rest_vec` (zero: none).
     pub lateral: Vec3,
+    /// The lock's unit width axis in the attachment frame at rest,
+    /// perpendicular to `rest_vec`, whatever the stiffness (zero: round).
+    pub face: Vec3,
+    /// Half the lock's width, unscaled (0: not known).
+    pub half_width: Real,
     /// Flat lock: share of the sideways deviation kept per step,
     /// e^(−stiffness·h) (1: none).
     pub lateral_keep: Real,
@@ -160,18 +180,29 @@ impl Joint {
         // constraint never pulls along the bone.
         let w = quat::rotate(rest_rot, desc.flat.width_axis);
         let along = rest_vec.normalize_or_zero();
-        let lateral =
-            if w.is_finite() && desc.flat.stiffness.is_finite() && desc.flat.stiffness > 0.0 {
-                (w - along * w.dot(along)).normalize_or_zero()
-            } else {
-                Vec3::ZERO
-            };
+        let face = if w.is_finite() {
+            (w - along * w.dot(along)).normalize_or_zero()
+        } else {
+            Vec3::ZERO
+        };
+        let lateral = if desc.flat.stiffness.is_finite() && desc.flat.stiffness > 0.0 {
+            face
+        } else {
+            Vec3::ZERO
+        };
         let lateral_keep = if lateral == Vec3::ZERO {
             1.0
         } else {
             crate::math::ops::exp(-desc.flat.stiffness * super::params::H)
         };
+        let half_width = if desc.flat.half_width.is_finite() {
+            desc.flat.half_width.max(0.0)
+        } else {
+            0.0
+        };
         let mut joint = Self {
+            face,
+            half_width,
             lateral,
             lateral_keep,
             pushed: 0.0,

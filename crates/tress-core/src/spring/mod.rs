@@ -9,6 +9,8 @@
 //! - [`teleport`]: teleport thresholds and what teleported chains do.
 //! - [`limit`]: per-joint angle limits (`VRMC_springBone_limit`).
 //! - [`band`]: neighbouring chains held to their rest spacing (skirts).
+//! - [`twist`]: flat locks' output rotations turned so bends go through the
+//!   face.
 //!
 //! The step kernels live in `step` (Improved, Earlier, authored), `lanes`
 //! (up to eight Improved or Earlier chains at once in vector lanes, the same bits as
@@ -27,6 +29,7 @@ pub mod params;
 mod step;
 mod step_limited;
 pub mod teleport;
+pub mod twist;
 mod vrm;
 pub mod wind;
 pub mod world;

@@ -18,7 +18,7 @@ use super::band::BandLink;
 use super::chain::{Chain, ChainDesc, Joint, JointDesc, sanitize_rot};
 use super::limit::{JointLimit, LimitSlot};
 use super::output::{JointOutput, OutRot, chain_output, chain_output_cached};
-use super::params::{JointParams, StepConfig};
+use super::params::{JointParams, Mode, StepConfig};
 use super::step::{ColliderState, rest_chain};
 use super::teleport::TeleportPolicy;
 use super::vrm::sync_tails;
@@ -581,7 +581,11 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             let rots = &self.out_rots[c.start..c.start + c.len];
             chain_output_cached(c, joints, rots, &slot.sub, self.scale, out)
         } else {
-            chain_output(c, joints, &slot.sub, self.scale, out)
+            let n = chain_output(c, joints, &slot.sub, self.scale, out);
+            if self.twists(chain) {
+                super::twist::twist_outputs(joints, slot.sub.rot, self.scale, &mut out[..n]);
+            }
+            n
         };
         if slot.sub != slot.cur {
             let turn = quat::normalize(quat::mul(slot.cur.rot, slot.sub.rot.inverse()));
@@ -593,6 +597,23 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
         }
         n
+    }
+
+    /// Whether chain `chain`'s outputs take the lock twist
+    /// ([`ChainDesc::twist`]): asked for, Improved, simulated, with a width
+    /// axis somewhere, and neither limited nor in a band (a band's cloth is
+    /// skinned across two chains: twisting one alone tears it from the
+    /// other, `docs/log/2026-12-04-lock-twist-outputs.md`).
+    fn twists(&self, chain: usize) -> bool {
+        let c = &self.chains[chain];
+        c.desc.twist
+            && c.desc.mode == Mode::Improved
+            && !c.authored
+            && !c.limited
+            && self.joints[c.start..c.start + c.len]
+                .iter()
+                .any(|j| j.face != Vec3::ZERO)
+            && !self.bands.iter().any(|l| l.a == chain || l.b == chain)
     }
 
     /// Puts every chain at rest on its arc under the current frame poses and

@@ -18,6 +18,7 @@ fn lock(flat: bool) -> World {
         FlatLock {
             width_axis: Vec3::X,
             stiffness: 83.0,
+            half_width: 0.0,
         }
     } else {
         FlatLock::default()

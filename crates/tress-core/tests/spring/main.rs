@@ -21,5 +21,6 @@ mod output;
 mod props;
 mod roots;
 mod scale;
+mod twist;
 mod vrm;
 mod wind;
