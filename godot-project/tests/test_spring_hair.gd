@@ -54,11 +54,14 @@ func run(tree: SceneTree) -> String:
 	if max_lag < 0.01:
 		return "the tip never lagged the head (max %f m): is the hair simulated?" % max_lag
 	print("front lock tip lagged the rigid pose by up to %.3f m" % max_lag)
-	# Drape over contact, switched on at run time: the rig is rebuilt and
-	# keeps roots on the head and bone lengths while the head turns.
+	# Drape, soft flat locks and the lock twist switched on at run time: the
+	# rig is rebuilt and keeps roots on the head and bone lengths while the
+	# head turns (the twist moves no joint).
 	hair.drape = true
-	if not hair.drape:
-		return "drape did not switch on"
+	hair.flat_lock_stiffness = 5.0
+	hair.lock_twist = true
+	if not (hair.drape and hair.lock_twist):
+		return "drape or lock_twist did not switch on"
 	for f in 60:
 		skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * f / 60.0)))
 		await tree.process_frame

@@ -5,7 +5,10 @@
 //! Reports this thread's CPU time (Linux `/proc/thread-self/schedstat`) per
 //! frame, which stays meaningful on a shared, loaded machine; wall-clock
 //! time is printed alongside. The criterion bench `spring` is the reference.
-//! `--tress-only` / `--builtin-only` run one row (for `perf record`).
+//! `--tress-only` / `--builtin-only` run one row (for `perf record`);
+//! `--lock-quality` builds the built-in avatar's rig with flat locks at
+//! 5/s, drape and the lock twist (`--lock-quality=no-twist`: without the
+//! twist).
 //! `--vrm` times the VRM-compatible mode on Godette, the built-in avatar and
 //! the bench avatar with the scalar kernel and with the lane kernels, in
 //! turns, and prints the medians and the ratio (see [`vrm_lanes`]);
@@ -140,10 +143,17 @@ fn builtin_rig() -> Option<(usize, (f64, f64))> {
         return None;
     };
     let (avatar, fit) = fitted(&avatar, &ColliderFitOptions::default());
-    let opts = RigOptions {
+    let mut opts = RigOptions {
         tail_chains: fit.tail_chains(),
         ..RigOptions::default()
     };
+    for a in std::env::args() {
+        if let Some(rest) = a.strip_prefix("--lock-quality") {
+            opts.flat_lock_stiffness = tress_rig::spring_rig::SOFT_FLAT_LOCK_STIFFNESS;
+            opts.drape = true;
+            opts.lock_twist = rest != "=no-twist";
+        }
+    }
     let mut rig = SpringRig::build(&avatar, &opts).ok()?;
     let humanoid = avatar.humanoid.as_ref()?;
     let head = humanoid.bone("head")?;

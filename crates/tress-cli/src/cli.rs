@@ -343,11 +343,17 @@ pub struct MeasureArgs {
     )]
     pub flat_lock_stiffness: f32,
     /// Drape the hair over contact (improved solver)
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_drape")]
     pub drape: bool,
+    /// Leave drape over contact out
+    #[arg(long, overrides_with = "drape")]
+    pub no_drape: bool,
     /// Leave the file's bands (TRESS_springBone_band) out: every chain alone
     #[arg(long)]
     pub no_bands: bool,
+    /// Twist flat locks' bones so their bends go through the face (improved solver)
+    #[arg(long)]
+    pub lock_twist: bool,
     /// Measure again with fitted colliders and per-chain contact, and compare penetration
     #[arg(long)]
     pub fit_colliders: bool,
@@ -406,6 +412,7 @@ impl MeasureArgs {
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
             bands: !self.no_bands,
+            lock_twist: self.lock_twist,
             rigid_hair: self.rigid_hair,
             wind: tress_core::spring::Wind {
                 direction: self.wind_direction,
@@ -702,6 +709,18 @@ mod tests {
         assert!((o.flat_lock_stiffness - 83.0).abs() < f32::EPSILON);
         assert!(o.drape);
         assert_eq!(a.plot, Some(PathBuf::from("p.png")));
+        // The last of --drape / --no-drape wins; neither: off.
+        for (args, on) in [
+            (&[][..], false),
+            (&["--no-drape"][..], false),
+            (&["--no-drape", "--drape"][..], true),
+            (&["--drape", "--no-drape"][..], false),
+        ] {
+            let Ok(Command::Measure(a)) = parse(&[&["measure", "a.vrm"][..], args].concat()) else {
+                panic!("does not parse");
+            };
+            assert_eq!(a.options().drape, on, "{args:?}");
+        }
     }
 
     #[test]

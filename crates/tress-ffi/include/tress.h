@@ -217,6 +217,8 @@ typedef struct TressChainDesc {
   bool virtual_tail;
   // Improved: drape over contact.
   bool drape;
+  // Improved: twist flat locks' bone outputs so bends go through the face.
+  bool twist;
 } TressChainDesc;
 
 // A unit quaternion (`w` last, as glTF stores it).
@@ -244,6 +246,9 @@ typedef struct TressJointDesc {
   struct TressVec3 flat_width_axis;
   // Flat lock: decay rate of the sideways bend, 1/s (0: off).
   float flat_stiffness;
+  // Flat lock: half the lock's width, unscaled (0: not known); bounds
+  // the lock twist's turn of the first bone.
+  float flat_half_width;
 } TressJointDesc;
 
 // How an avatar's rig is built (`tress_rig::spring_rig::RigOptions`).
@@ -257,10 +262,13 @@ typedef struct TressRigOptions {
   bool fit_colliders;
   // VrmCompatible: three-vrm's bone-length quirk.
   bool vrm_length_quirk;
-  // Improved: flat-lock stiffness, 1/s (0: off; 83 recommended).
+  // Improved: flat-lock stiffness, 1/s (0: off, the default; 5 with the
+  // lock twist and drape; 83 for the least stretch and the least swing).
   float flat_lock_stiffness;
   // Improved: drape over contact.
   bool drape;
+  // Improved: twist flat locks' bones so their bends go through the face.
+  bool lock_twist;
   // Stepping policy.
   struct TressStepConfig config;
 } TressRigOptions;

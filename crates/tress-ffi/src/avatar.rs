@@ -44,10 +44,13 @@ pub struct TressRigOptions {
     pub fit_colliders: bool,
     /// VrmCompatible: three-vrm's bone-length quirk.
     pub vrm_length_quirk: bool,
-    /// Improved: flat-lock stiffness, 1/s (0: off; 83 recommended).
+    /// Improved: flat-lock stiffness, 1/s (0: off, the default; 5 with the
+    /// lock twist and drape; 83 for the least stretch and the least swing).
     pub flat_lock_stiffness: f32,
     /// Improved: drape over contact.
     pub drape: bool,
+    /// Improved: twist flat locks' bones so their bends go through the face.
+    pub lock_twist: bool,
     /// Stepping policy.
     pub config: TressStepConfig,
 }
@@ -68,6 +71,7 @@ impl Default for TressRigOptions {
             vrm_length_quirk: o.vrm_length_quirk,
             flat_lock_stiffness: o.flat_lock_stiffness,
             drape: o.drape,
+            lock_twist: o.lock_twist,
             config: o.config.into(),
         }
     }
@@ -97,6 +101,7 @@ impl AvatarObj {
                 return Err(Error::invalid("flat_lock_stiffness is not finite"));
             },
             drape: opts.drape,
+            lock_twist: opts.lock_twist,
             config: opts.config.to_core()?,
             ..RigOptions::default()
         };

@@ -510,11 +510,13 @@ pub fn configure(hair: &mut TressSpringHair, cfg: &Gd<TressSpringConfig>) -> boo
     match to_avatar(&cfg.bind(), &found) {
         Ok((avatar, tail_chains)) => {
             // The flat-lock widths are read from the skinned meshes, which
-            // the config does not hold.
+            // the config does not hold: flat locks and the lock twist do
+            // nothing here.
             let flat = hair.base_mut().get("flat_lock_stiffness").try_to::<f32>();
-            if flat.is_ok_and(|f| f > 0.0) {
+            let twist = hair.base_mut().get("lock_twist").try_to::<bool>();
+            if flat.is_ok_and(|f| f > 0.0) || twist.unwrap_or(false) {
                 godot_warn!(
-                    "TressSpringHair '{}': flat_lock_stiffness has no effect on hair built from a spring config (it needs the skin; load the .vrm with TressAvatar for it)",
+                    "TressSpringHair '{}': flat_lock_stiffness and lock_twist have no effect on hair built from a spring config (they need the skin; load the .vrm with TressAvatar for them)",
                     hair.base().get_name()
                 );
             }

@@ -48,12 +48,20 @@ pub struct TressSpringHair {
     teleport_distance: f32,
     /// Improved mode: flat locks (ribbon-shaped hair meshes, read from the
     /// skin) resist bending across their width, which is what stretches
-    /// ribbon meshes; 1/s, 0 = off (default). 83 halves that bend every
-    /// 1/120 s step and cuts ribbon stretch about tenfold; where locks touch
-    /// colliders, runs at different frame rates then agree less closely.
+    /// ribbon meshes; 1/s, 0 = off (default). 5 with `lock_twist` and
+    /// `drape` cuts ribbon stretch about threefold and keeps most of the
+    /// swing; 83 halves that bend every 1/120 s step: the least stretch, but
+    /// short locks hardly swing.
     #[export]
     #[var(set = set_flat_lock_stiffness)]
     flat_lock_stiffness: f32,
+    /// Improved mode: turn each flat lock's bones about their own segments
+    /// so its bends go through its face, where a skinned ribbon does not
+    /// stretch (off by default; moves no joint, only the bone rotations;
+    /// needs the skin, as flat locks do; see docs/SOLVER.md, "Lock twist").
+    #[export]
+    #[var(set = set_lock_twist)]
+    lock_twist: bool,
     /// Improved mode: drape over contact (off by default). Below a segment a
     /// collider pushes, the lock keeps its shape relative to the contact
     /// instead of aiming back into the collider, so long locks bend over
@@ -870,6 +878,15 @@ impl TressSpringHair {
         }
     }
 
+    /// Turns the lock twist on or off (rebuilds a configured rig).
+    #[func]
+    pub fn set_lock_twist(&mut self, on: bool) {
+        self.lock_twist = on;
+        if self.avatar.is_some() {
+            self.rebuild();
+        }
+    }
+
     /// Turns drape over contact on or off (rebuilds a configured rig).
     #[func]
     pub fn set_drape(&mut self, on: bool) {
@@ -1233,6 +1250,7 @@ impl TressSpringHair {
             tail_chains: self.tail_chains,
             flat_lock_stiffness: self.flat_lock_stiffness,
             drape: self.drape,
+            lock_twist: self.lock_twist,
             bands: self.hold_bands,
             config: StepConfig {
                 teleport_distance: self.teleport_distance,

@@ -28,6 +28,9 @@ pub struct LockShape {
     pub width_axis: Vec3,
     /// Width-to-thickness ratio.
     pub aspect: f32,
+    /// Half the lock's width: the largest distance of an owned vertex from
+    /// the bone's segment along the width axis, m (world, at rest).
+    pub half_width: f32,
     /// Owned vertices.
     pub vertices: usize,
 }
@@ -107,12 +110,17 @@ pub fn lock_shapes(avatar: &Avatar) -> BTreeMap<usize, LockShape> {
         let angle = 0.5 * ops::atan2(2.0 * cxy, cxx - cyy);
         let (s, c) = ops::sin_cos(angle);
         let axis_world = e1 * c + e2 * s;
+        let half_width = points
+            .iter()
+            .map(|p| ops::abs((*p - origin).dot(axis_world)))
+            .fold(0.0f32, f32::max);
         let Some(m) = rest.get(node) else { continue };
         out.insert(
             node,
             LockShape {
                 width_axis: quat::rotate(rotation_of(m).inverse(), axis_world).normalize_or_zero(),
                 aspect,
+                half_width,
                 vertices: points.len(),
             },
         );

@@ -61,8 +61,8 @@ impl SpringRig {
     /// # Errors
     /// [`RigError::Invalid`], leaving the rig as it was, when the switch
     /// changes what the rig is made of: a chain with a VRM center entering
-    /// or leaving the VRM-compatible mode (it needs a center frame), or flat
-    /// locks entering or leaving the improved mode. Rebuild then.
+    /// or leaving the VRM-compatible mode (it needs a center frame). Rebuild
+    /// then. Flat locks are built in every mode and act in the improved one.
     pub fn set_mode(&mut self, avatar: &Avatar, opts: &RigOptions) -> Result<(), RigError> {
         let mode = opts.mode;
         for c in &self.chains {
@@ -83,12 +83,6 @@ impl SpringRig {
                     c.name
                 )));
             }
-            let flat_flip = (old == Mode::Improved) != (mode == Mode::Improved);
-            if flat_flip && opts.flat_lock_stiffness > 0.0 {
-                return Err(RigError::Invalid(
-                    "flat locks exist in the improved mode only".into(),
-                ));
-            }
         }
         for c in &self.chains {
             let Ok(mut desc) = self.world.chain_desc(c.index) else {
@@ -102,6 +96,7 @@ impl SpringRig {
                 opts.contact
             };
             desc.drape = opts.drape;
+            desc.twist = opts.lock_twist;
             self.world
                 .set_chain_desc(c.index, desc)
                 .map_err(|e| RigError::Invalid(format!("{}: {e}", c.name)))?;
@@ -239,22 +234,6 @@ mod tests {
             (x2 - x).length() < 0.02,
             "the joint stays where it was ({x} -> {x2}), not back at rest"
         );
-    }
-
-    #[test]
-    fn flat_locks_refuse_a_live_mode_switch() {
-        let avatar = lock();
-        let opts = RigOptions {
-            flat_lock_stiffness: 83.0,
-            ..RigOptions::default()
-        };
-        let mut rig = SpringRig::build(&avatar, &opts).expect("rig");
-        let earlier = RigOptions {
-            mode: Mode::Earlier,
-            ..opts
-        };
-        assert!(rig.set_mode(&avatar, &earlier).is_err());
-        assert_eq!(rig.world.chain_desc(0).expect("chain").mode, Mode::Improved);
     }
 
     #[test]

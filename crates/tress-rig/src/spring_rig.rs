@@ -26,8 +26,16 @@ use tress_vrm::model::{Avatar, ColliderShape, SpringChain, SpringJoint};
 pub type AvatarWorld = SpringWorld<1024, 96, 64, 32>;
 
 /// Flat-lock stiffness that halves a ribbon's bend across its width every
-/// 1/120 s step (1/s).
+/// 1/120 s step (1/s): the least stretch, but it holds short locks nearly
+/// still (the built-in bangs swing 0.8 cm instead of 5.7).
 pub const RECOMMENDED_FLAT_LOCK_STIFFNESS: f32 = 83.0;
+
+/// A soft flat-lock stiffness, 1/s: with the lock twist and drape the
+/// built-in avatar's locks stretch 5.6 % at p99 instead of 19.0 % while
+/// every lock keeps at least 60 % of its swing (docs/QUALITY.md; 6/s and
+/// up take the side locks under 60 %). Not the default yet
+/// (docs/SOLVER.md, "Lock twist").
+pub const SOFT_FLAT_LOCK_STIFFNESS: f32 = 5.0;
 
 /// How to build the rig.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,14 +54,18 @@ pub struct RigOptions {
     pub vrm_length_quirk: bool,
     /// Improved mode: how fast a flat lock's bend across its width relaxes,
     /// 1/s, for bones whose skinned lock is flat ([`crate::flat_locks`]);
-    /// 0 (the default) is off. [`RECOMMENDED_FLAT_LOCK_STIFFNESS`] halves
-    /// that bend every 1/120 s step and cuts the mesh stretch of ribbon
-    /// locks tenfold, at the price of a looser frame-rate agreement where
-    /// locks touch colliders (`docs/SOLVER.md`, "Flat locks").
+    /// 0 (the default) is off. [`SOFT_FLAT_LOCK_STIFFNESS`] with the lock
+    /// twist and drape keeps the swing; [`RECOMMENDED_FLAT_LOCK_STIFFNESS`]
+    /// halves that bend every 1/120 s step: the least stretch, and the least
+    /// swing (`docs/SOLVER.md`, "Flat locks").
     pub flat_lock_stiffness: f32,
     /// Improved mode: drape over contact ([`ChainDesc::drape`]); off by
     /// default.
     pub drape: bool,
+    /// Improved mode: twist each flat lock's bone outputs so its bends go
+    /// through its face ([`ChainDesc::twist`]; the width axes from
+    /// [`crate::flat_locks`]); off by default. Moves no joint.
+    pub lock_twist: bool,
     /// Hold the file's bands (`TRESS_springBone_band`: neighbouring chains
     /// kept to their rest spacing, `tress_core::spring::band`); on by
     /// default. Improved and Earlier modes only.
@@ -71,6 +83,7 @@ impl Default for RigOptions {
             vrm_length_quirk: false,
             flat_lock_stiffness: 0.0,
             drape: false,
+            lock_twist: false,
             bands: true,
             config: StepConfig::default(),
         }
@@ -247,11 +260,13 @@ impl SpringRig {
             SetupError::Capacity => RigError::Capacity(what.to_owned()),
             other => RigError::Invalid(format!("{what}: {other:?}")),
         };
-        let flat = if opts.mode == Mode::Improved && opts.flat_lock_stiffness > 0.0 {
+        // Read in every mode (Earlier and VRM-compatible chains ignore
+        // them), so a live switch into Improved gives what a build would.
+        let flat = if opts.flat_lock_stiffness > 0.0 || opts.lock_twist {
             crate::flat_locks::lock_shapes(avatar)
                 .into_iter()
                 .filter(|(_, s)| s.aspect >= crate::flat_locks::MIN_ASPECT)
-                .map(|(n, s)| (n, s.width_axis))
+                .map(|(n, s)| (n, (s.width_axis, s.half_width)))
                 .collect()
         } else {
             alloc::collections::BTreeMap::new()
@@ -308,6 +323,7 @@ impl SpringRig {
                 vrm_length_quirk: opts.vrm_length_quirk,
                 virtual_tail: chain.virtual_tail.is_some(),
                 drape: opts.drape,
+                twist: opts.lock_twist,
             };
             let index = rig
                 .world
@@ -403,7 +419,7 @@ impl SpringRig {
         avatar: &Avatar,
         chain: &SpringChain,
         opts: &RigOptions,
-        flat: &alloc::collections::BTreeMap<usize, Vec3>,
+        flat: &alloc::collections::BTreeMap<usize, (Vec3, f32)>,
         name: &str,
         rest: &[Mat4],
     ) -> Result<Option<(Option<usize>, Vec3, Vec<JointDesc>, Vec<usize>)>, RigError> {
@@ -446,9 +462,10 @@ impl SpringRig {
                 params,
                 flat: flat
                     .get(&j.node)
-                    .map_or(FlatLock::default(), |&width_axis| FlatLock {
+                    .map_or(FlatLock::default(), |&(width_axis, half_width)| FlatLock {
                         width_axis,
                         stiffness: opts.flat_lock_stiffness,
+                        half_width,
                     }),
             });
             nodes.push(j.node);

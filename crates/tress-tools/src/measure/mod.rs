@@ -113,6 +113,8 @@ pub struct MeasureOptions {
     pub drape: bool,
     /// Hold the file's bands ([`RigOptions::bands`]); on by default.
     pub bands: bool,
+    /// Twist flat locks' outputs ([`RigOptions::lock_twist`]); on by default.
+    pub lock_twist: bool,
     /// Carry the hair rigidly: every spring joint keeps its rest local
     /// rotation, so the hair moves with its attachment as if glued (the
     /// solver still runs but is not written back; joints, tips and roots
@@ -146,6 +148,7 @@ impl Default for MeasureOptions {
             flat_lock_stiffness: RigOptions::default().flat_lock_stiffness,
             drape: RigOptions::default().drape,
             bands: RigOptions::default().bands,
+            lock_twist: RigOptions::default().lock_twist,
             rigid_hair: false,
             wind: tress_core::spring::Wind::default(),
             clip: None,
@@ -370,6 +373,7 @@ pub fn measure_with_progress(
         flat_lock_stiffness: opts.flat_lock_stiffness,
         drape: opts.drape,
         bands: opts.bands,
+        lock_twist: opts.lock_twist,
         ..RigOptions::default()
     };
     let probe =

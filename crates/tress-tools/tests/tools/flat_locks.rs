@@ -62,14 +62,23 @@ fn a_fitted_tube_is_round() {
 /// The built-in avatar's tails over the standard 4 s head turn (one pose
 /// per 1/120 s step), with the head's yaw nudged by `eps` radians.
 fn tails(flat_lock_stiffness: f32, drape: bool, eps: f32) -> Vec<glam::Vec3> {
-    use tress_rig::spring_rig::{RigOptions, SpringRig};
-    let a = tress_vrm::load_path(repo("assets/tress_avatar.vrm")).unwrap();
-    let opts = RigOptions {
+    let opts = tress_rig::spring_rig::RigOptions {
         flat_lock_stiffness,
         drape,
-        ..RigOptions::default()
+        ..tress_rig::spring_rig::RigOptions::default()
     };
-    let mut rig = SpringRig::build(&a, &opts).unwrap();
+    head_turn(&opts, eps).into_iter().map(|o| o.tail).collect()
+}
+
+/// Every chain's joint outputs over the standard 4 s head turn (one pose
+/// per 1/120 s step) with the head's yaw nudged by `eps` radians.
+fn head_turn(
+    opts: &tress_rig::spring_rig::RigOptions,
+    eps: f32,
+) -> Vec<tress_core::spring::JointOutput> {
+    use tress_rig::spring_rig::SpringRig;
+    let a = tress_vrm::load_path(repo("assets/tress_avatar.vrm")).unwrap();
+    let mut rig = SpringRig::build(&a, opts).unwrap();
     let rest = a.rest_world();
     let head = a.humanoid.as_ref().unwrap().bone("head").unwrap();
     let mut out = Vec::new();
@@ -87,7 +96,7 @@ fn tails(flat_lock_stiffness: f32, drape: bool, eps: f32) -> Vec<glam::Vec3> {
         rig.set_frame_poses_from_world(&world);
         rig.advance(1.0 / 120.0);
         for c in 0..rig.chains.len() {
-            out.extend(rig.outputs(c).iter().map(|o| o.tail));
+            out.extend(rig.outputs(c));
         }
     }
     out
@@ -124,5 +133,98 @@ fn a_rounding_sized_nudge_stays_rounding_sized() {
             "flat locks {flat}/s, drape {drape}: a 1e-6 rad nudge moved a tip {} mm",
             d * 1000.0
         );
+    }
+}
+
+/// The lock twist (`RigOptions::lock_twist`) is a smooth function of the
+/// joints: the same nudges turn a twisted bone by a small angle. The
+/// shortest-arc outputs alone turn by rounding (`a_rounding_sized_nudge_
+/// stays_rounding_sized` above); the twist's damped steps amplify that
+/// (printed), and a jump between mirror-image twists would show as
+/// tenths of a radian.
+#[test]
+fn a_rounding_sized_nudge_turns_the_bones_by_a_small_angle() {
+    let opts = quality_options();
+    for twist in [false, true] {
+        let o = tress_rig::spring_rig::RigOptions {
+            lock_twist: twist,
+            ..opts
+        };
+        let a = head_turn(&o, 0.0);
+        let mut most = 0.0f32;
+        for eps in [1e-6, -1e-6, 0.5e-6] {
+            for (p, q) in a.iter().zip(head_turn(&o, eps)) {
+                let d = q.world_rot * p.world_rot.inverse();
+                most = most.max(2.0 * tress_core::math::ops::atan2(d.xyz().length(), d.w.abs()));
+            }
+        }
+        println!(
+            "lock twist {twist}: a 1e-6 rad nudge turns a bone by up to {most:.2e} rad ({:.5} deg)",
+            most.to_degrees()
+        );
+        // Measured 2026-12-04 with these options: 6.9e-5 rad without the
+        // twist, 2.0e-4 with it; a jump between mirror-image twists would be
+        // tenths of a radian.
+        assert!(most < 1e-3, "lock twist {twist}: {most} rad");
+    }
+}
+
+/// Flat locks and the lock twist are built in every mode and act in the
+/// improved one, so a rig built in Earlier mode and switched live to
+/// Improved moves and turns its bones as one built in Improved mode does
+/// (a live switch used to be refused with flat locks on).
+#[test]
+fn flat_locks_and_the_twist_survive_a_live_mode_switch() {
+    use tress_core::spring::Mode;
+    use tress_rig::spring_rig::{RigOptions, SpringRig};
+    let a = tress_vrm::load_path(repo("assets/tress_avatar.vrm")).unwrap();
+    let improved = quality_options();
+    let earlier = RigOptions {
+        mode: Mode::Earlier,
+        ..improved
+    };
+    let mut switched = SpringRig::build(&a, &earlier).unwrap();
+    switched.set_mode(&a, &improved).unwrap();
+    let mut built = SpringRig::build(&a, &improved).unwrap();
+    let plain = RigOptions {
+        flat_lock_stiffness: 0.0,
+        lock_twist: false,
+        ..improved
+    };
+    let mut unflat = SpringRig::build(&a, &plain).unwrap();
+    let rest = a.rest_world();
+    let head = a.humanoid.as_ref().unwrap().bone("head").unwrap();
+    let mut differs = false;
+    for f in 1..=120 {
+        let yaw = 60f32.to_radians()
+            * tress_core::math::ops::sin(core::f32::consts::PI * f as f32 / 120.0);
+        let mut world = rest.clone();
+        let (s, r, t) = rest[head].to_scale_rotation_translation();
+        world[head] =
+            glam::Mat4::from_scale_rotation_translation(s, glam::Quat::from_rotation_y(yaw) * r, t);
+        for rig in [&mut switched, &mut built, &mut unflat] {
+            rig.set_frame_poses_from_world(&world);
+            rig.advance(1.0 / 60.0);
+        }
+        for c in 0..built.chains.len() {
+            let b = built.outputs(c).to_vec();
+            assert_eq!(switched.outputs(c), &b[..], "chain {c}, frame {f}");
+            differs |= unflat.outputs(c) != b[..];
+        }
+    }
+    assert!(
+        differs,
+        "flat locks and the twist act on the built-in avatar"
+    );
+}
+
+/// Flat locks at the soft rate, drape and the lock twist: the options that
+/// take the built-in avatar's stretch to 5.6 % (docs/QUALITY.md).
+fn quality_options() -> tress_rig::spring_rig::RigOptions {
+    tress_rig::spring_rig::RigOptions {
+        flat_lock_stiffness: tress_rig::spring_rig::SOFT_FLAT_LOCK_STIFFNESS,
+        drape: true,
+        lock_twist: true,
+        ..tress_rig::spring_rig::RigOptions::default()
     }
 }
