@@ -18,7 +18,8 @@ use godot::classes::{Node as GdNode, Node3D, Skeleton3D};
 use godot::prelude::*;
 use tress_core::math::{Quat, Vec3};
 use tress_vrm::model::{
-    Avatar, Collider, ColliderGroup, ColliderShape, Node, SpringChain, SpringJoint, SpringSystem,
+    Avatar, Collider, ColliderGroup, ColliderShape, LockHint, Node, SpringChain, SpringJoint,
+    SpringSystem,
 };
 
 use crate::convert::{vec3, vector3};
@@ -91,6 +92,18 @@ pub struct TressSpringChain {
     /// Per joint: collision radius (metres).
     #[export]
     pub hit_radius: PackedFloat32Array,
+    /// Per joint: the lock's width axis in the bone's space, as the importer
+    /// read it from the skin (zero: no lock shape; empty: none known, as in
+    /// scenes imported before 2026-12-04). Flat locks and the lock twist
+    /// need it.
+    #[export]
+    pub lock_axis: PackedVector3Array,
+    /// Per joint: the lock's width-to-thickness ratio (with `lock_axis`).
+    #[export]
+    pub lock_aspect: PackedFloat32Array,
+    /// Per joint: half the lock's width, metres (with `lock_axis`).
+    #[export]
+    pub lock_half_width: PackedFloat32Array,
     /// The last bone swings too, toward `tail_offset`.
     #[export]
     pub virtual_tail: bool,
@@ -247,6 +260,8 @@ pub fn from_avatar(avatar: &Avatar, tail_chains: u128, names: &[String]) -> Gd<T
             c.colliders.push(name.as_str());
         }
         let node_name = |n: usize| avatar.nodes.get(n).map_or("", |x| x.name.as_str());
+        // Read from the skin now: the config keeps no mesh.
+        let locks = tress_rig::flat_locks::lock_shapes(avatar);
         for (ci, chain) in avatar.springs.chains.iter().enumerate() {
             let mut r = TressSpringChain::new_gd();
             {
@@ -260,6 +275,11 @@ pub fn from_avatar(avatar: &Avatar, tail_chains: u128, names: &[String]) -> Gd<T
                     s.gravity_power.push(j.gravity_power);
                     s.gravity_dir.push(vector3(j.gravity_dir));
                     s.hit_radius.push(j.hit_radius);
+                    let lock = locks.get(&j.node);
+                    s.lock_axis
+                        .push(vector3(lock.map_or(Vec3::ZERO, |l| l.width_axis)));
+                    s.lock_aspect.push(lock.map_or(0.0, |l| l.aspect));
+                    s.lock_half_width.push(lock.map_or(0.0, |l| l.half_width));
                     let (code, angles, rotation) = limit_values(j.limit.as_ref());
                     s.limit_shape.push(code);
                     s.limit_angles.push(angles);
@@ -404,6 +424,7 @@ pub fn to_avatar(
         });
     }
     let mut tail_chains = 0u128;
+    let mut lock_hints = Vec::new();
     for (ci, chain) in cfg.chains.iter_shared().enumerate() {
         let s = chain.bind();
         let label = format!("chain {ci} ('{}')", s.chain_name);
@@ -420,10 +441,30 @@ pub fn to_avatar(
             }
         }
         let mut joints = Vec::with_capacity(len);
+        // Lock shapes as the importer read them; arrays shorter than the
+        // bones (an older scene) mean none known.
+        let has_locks = [
+            s.lock_axis.len(),
+            s.lock_aspect.len(),
+            s.lock_half_width.len(),
+        ]
+        .iter()
+        .all(|&l| l >= len);
         for (j, bone) in s.bones.as_slice().iter().enumerate() {
             let node = index_of(&bone.to_string()).ok_or_else(|| {
                 format!("{label}, joint {j}: bone '{bone}' is not in the node list")
             })?;
+            if has_locks {
+                let axis = vec3(s.lock_axis.as_slice()[j]);
+                if axis != Vec3::ZERO {
+                    lock_hints.push(LockHint {
+                        node,
+                        width_axis: axis,
+                        aspect: s.lock_aspect.as_slice()[j],
+                        half_width: s.lock_half_width.as_slice()[j],
+                    });
+                }
+            }
             joints.push(SpringJoint {
                 node,
                 hit_radius: s.hit_radius.as_slice()[j],
@@ -476,6 +517,7 @@ pub fn to_avatar(
             named_hair: s.named_hair,
         });
     }
+    springs.locks = lock_hints;
     avatar.springs = springs;
     Ok((avatar, tail_chains))
 }
@@ -509,14 +551,16 @@ pub fn configure(hair: &mut TressSpringHair, cfg: &Gd<TressSpringConfig>) -> boo
     }
     match to_avatar(&cfg.bind(), &found) {
         Ok((avatar, tail_chains)) => {
-            // The flat-lock widths are read from the skinned meshes, which
-            // the config does not hold: flat locks and the lock twist do
-            // nothing here.
+            // The lock shapes are read from the skinned meshes, which the
+            // config does not hold: the importer stores them; a scene
+            // imported before it did has none, and flat locks and the lock
+            // twist then do nothing.
             let flat = hair.base_mut().get("flat_lock_stiffness").try_to::<f32>();
             let twist = hair.base_mut().get("lock_twist").try_to::<bool>();
-            if flat.is_ok_and(|f| f > 0.0) || twist.unwrap_or(false) {
+            let asked = flat.is_ok_and(|f| f > 0.0) || twist.unwrap_or(false);
+            if asked && avatar.springs.locks.is_empty() {
                 godot_warn!(
-                    "TressSpringHair '{}': flat_lock_stiffness and lock_twist have no effect on hair built from a spring config (they need the skin; load the .vrm with TressAvatar for them)",
+                    "TressSpringHair '{}': flat_lock_stiffness and lock_twist have no effect on hair built from a spring config without lock shapes (reimport the .vrm, or load it with TressAvatar)",
                     hair.base().get_name()
                 );
             }

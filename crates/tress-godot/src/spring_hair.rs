@@ -1056,6 +1056,30 @@ impl TressSpringHair {
         self.push_param_scales();
     }
 
+    /// The lock shapes flat locks and the lock twist use, by bone name: each
+    /// `[width_axis (bone space), aspect, half_width (m)]`. Read from the
+    /// skin for a `.vrm` (`TressAvatar`), from the spring config for an
+    /// imported scene (empty where that config holds none).
+    #[func]
+    pub fn get_lock_shapes(&mut self) -> VarDictionary {
+        crowd::settle(self);
+        let mut d = VarDictionary::new();
+        let Some(avatar) = self.avatar.as_ref() else {
+            return d;
+        };
+        for (node, s) in tress_rig::flat_locks::lock_shapes(avatar) {
+            let Some(n) = avatar.nodes.get(node) else {
+                continue;
+            };
+            let mut v = VarArray::new();
+            v.push(&vector3(s.width_axis).to_variant());
+            v.push(&s.aspect.to_variant());
+            v.push(&s.half_width.to_variant());
+            d.set(n.name.as_str(), &v);
+        }
+        d
+    }
+
     /// The simulated chains as plain data, for building a comparison rig in
     /// another solver (the demo's SpringBoneSimulator3D peer): per chain
     /// `name`, `root_bone`, `end_bone`, `extend_end` (a virtual tail) with

@@ -31,7 +31,7 @@ pub struct LockShape {
     /// Half the lock's width: the largest distance of an owned vertex from
     /// the bone's segment along the width axis, m (world, at rest).
     pub half_width: f32,
-    /// Owned vertices.
+    /// Owned vertices (0: given by the avatar, not read from the skin).
     pub vertices: usize,
 }
 
@@ -42,7 +42,30 @@ fn rotation_of(m: &Mat4) -> glam::Quat {
 /// The lock shape of every simulated spring bone that owns enough skinned
 /// vertices, keyed by node.
 #[must_use]
+///
+/// Where the avatar carries its lock shapes (`SpringSystem::locks`, from an
+/// imported scene's spring config, which holds no mesh) those are returned
+/// instead, so an imported scene's hair gets what the file's would.
 pub fn lock_shapes(avatar: &Avatar) -> BTreeMap<usize, LockShape> {
+    if !avatar.springs.locks.is_empty() {
+        return avatar
+            .springs
+            .locks
+            .iter()
+            .filter(|l| {
+                l.width_axis.is_finite() && l.aspect.is_finite() && l.half_width.is_finite()
+            })
+            .map(|l| {
+                let shape = LockShape {
+                    width_axis: l.width_axis.normalize_or_zero(),
+                    aspect: l.aspect,
+                    half_width: l.half_width.max(0.0),
+                    vertices: 0,
+                };
+                (l.node, shape)
+            })
+            .collect();
+    }
     let rest = avatar.rest_world();
     let pos = |n: usize| rest.get(n).map_or(Vec3::ZERO, |m| m.w_axis.truncate());
     // Segment of each simulated bone: origin and unit direction, world.

@@ -507,6 +507,7 @@ pub fn build_specs(
             collider_groups: groups,
             colliders: spring_colliders,
             bands: Vec::new(),
+            locks: Vec::new(),
         },
         ..Avatar::skeleton_only(nodes, roots)
     };

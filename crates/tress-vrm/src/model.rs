@@ -208,6 +208,25 @@ pub struct SpringSystem {
     /// Rows of neighbouring chains held to their rest spacing
     /// (`TRESS_springBone_band`).
     pub bands: Vec<SpringBand>,
+    /// Spring bones' lock shapes known without the mesh (an imported
+    /// scene's spring config carries them); empty: the rig reads them from
+    /// the skin.
+    pub locks: Vec<LockHint>,
+}
+
+/// One spring bone's lock shape as seen down the bone: which way it is
+/// wide, how much wider than thick, and half its width (what
+/// `tress_rig::flat_locks` reads from the skin).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LockHint {
+    /// The bone's node.
+    pub node: usize,
+    /// Width axis in the bone's local space (unit).
+    pub width_axis: Vec3,
+    /// Width-to-thickness ratio.
+    pub aspect: f32,
+    /// Half the width, m (world, at rest).
+    pub half_width: f32,
 }
 
 /// Neighbouring chains held to their rest spacing joint by joint, so the

@@ -144,6 +144,7 @@ fn cylinder_body(colliders: Vec<Collider>) -> Avatar {
                 colliders: (0..colliders.len()).collect(),
             }],
             bands: Vec::new(),
+            locks: Vec::new(),
         },
         ..Avatar::skeleton_only(nodes, vec![0, mesh_node])
     };
