@@ -85,21 +85,23 @@ fn head_turn(
     for f in 1..=480 {
         let t = f as f32 / 120.0;
         let yaw = 60f32.to_radians() * tress_core::math::ops::sin(core::f32::consts::PI * t) + eps;
-        // Only the head turns: every other frame stays at rest.
-        let mut world = rest.clone();
-        let (s, r, tr) = rest[head].to_scale_rotation_translation();
-        world[head] = glam::Mat4::from_scale_rotation_translation(
-            s,
-            glam::Quat::from_rotation_y(yaw) * r,
-            tr,
-        );
-        rig.set_frame_poses_from_world(&world);
+        rig.set_frame_poses_from_world(&head_yawed(&rest, head, yaw));
         rig.advance(1.0 / 120.0);
         for c in 0..rig.chains.len() {
             out.extend(rig.outputs(c));
         }
     }
     out
+}
+
+/// The rest world matrices with only the head turned by `yaw` about the
+/// vertical: every other node stays at rest.
+fn head_yawed(rest: &[glam::Mat4], head: usize, yaw: f32) -> Vec<glam::Mat4> {
+    let mut world = rest.to_vec();
+    let (s, r, t) = rest[head].to_scale_rotation_translation();
+    world[head] =
+        glam::Mat4::from_scale_rotation_translation(s, glam::Quat::from_rotation_y(yaw) * r, t);
+    world
 }
 
 /// Contact onset acts continuously (docs/SOLVER.md, "Contact"): a
@@ -198,10 +200,7 @@ fn flat_locks_and_the_twist_survive_a_live_mode_switch() {
     for f in 1..=120 {
         let yaw = 60f32.to_radians()
             * tress_core::math::ops::sin(core::f32::consts::PI * f as f32 / 120.0);
-        let mut world = rest.clone();
-        let (s, r, t) = rest[head].to_scale_rotation_translation();
-        world[head] =
-            glam::Mat4::from_scale_rotation_translation(s, glam::Quat::from_rotation_y(yaw) * r, t);
+        let world = head_yawed(&rest, head, yaw);
         for rig in [&mut switched, &mut built, &mut unflat] {
             rig.set_frame_poses_from_world(&world);
             rig.advance(1.0 / 60.0);
