@@ -19,10 +19,8 @@ func run(tree: SceneTree) -> String:
 		return ""
 	if not FileAccess.file_exists(walk) or not FileAccess.file_exists(idle):
 		return "target/bvh/ has no Walk_Loop.bvh / Idle_Loop.bvh (tools/godot-tests.sh render_bvh writes them)"
-	var stage := preload("res://demo/stage.gd").new()
-	tree.root.add_child(stage)
-	await tree.process_frame
-	if not stage.load_model(TestUtil.repo_path("assets/tress_avatar.vrm")):
+	var stage := await TestUtil.stage_with(tree, TestUtil.repo_path("assets/tress_avatar.vrm"))
+	if stage == null:
 		return "could not load the built-in avatar"
 	var avatar: TressAvatar = stage.avatar
 	var skel := avatar.get_skeleton()

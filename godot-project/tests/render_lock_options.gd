@@ -10,10 +10,8 @@ extends RefCounted
 const TestUtil = preload("res://tests/util.gd")
 
 func run(tree: SceneTree) -> String:
-	var stage := preload("res://demo/stage.gd").new()
-	tree.root.add_child(stage)
-	await tree.process_frame
-	if not stage.load_model(TestUtil.repo_path("assets/tress_avatar.vrm")):
+	var stage := await TestUtil.stage_with(tree, TestUtil.repo_path("assets/tress_avatar.vrm"))
+	if stage == null:
 		return "could not load the built-in avatar"
 	stage.frame(true)
 	var hair := stage.avatar.get_hair_node()

@@ -8,10 +8,8 @@ const TestUtil = preload("res://tests/util.gd")
 
 func run(tree: SceneTree) -> String:
 	var path := TestUtil.repo_path("assets/tress_plain_rig.glb")
-	var stage := preload("res://demo/stage.gd").new()
-	tree.root.add_child(stage)
-	await tree.process_frame
-	if not stage.load_model(path):
+	var stage := await TestUtil.stage_with(tree, path)
+	if stage == null:
 		return "could not load %s" % path
 	stage.frame(true)
 	stage.yaw = deg_to_rad(140.0)

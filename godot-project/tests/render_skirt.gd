@@ -94,10 +94,8 @@ func run(tree: SceneTree) -> String:
 			return "../shared/assets is missing under CI"
 		print("SKIPPED: ../shared/assets not found")
 		return ""
-	var stage := preload("res://demo/stage.gd").new()
-	tree.root.add_child(stage)
-	await tree.process_frame
-	if not stage.load_model(TestUtil.repo_path("assets/tress_avatar_skirt.vrm")):
+	var stage := await TestUtil.stage_with(tree, TestUtil.repo_path("assets/tress_avatar_skirt.vrm"))
+	if stage == null:
 		return "could not load the skirt avatar"
 	var avatar: TressAvatar = stage.avatar
 	var names := avatar.load_animations(lib)

@@ -1,6 +1,8 @@
 ## Helpers shared by the headless tests.
 extends RefCounted
 
+const Stage = preload("res://demo/stage.gd")
+
 ## Absolute path of a file given relative to the repository root.
 static func repo_path(rel: String) -> String:
 	return ProjectSettings.globalize_path("res://").path_join("..").path_join(rel).simplify_path()
@@ -104,6 +106,14 @@ static func start_demo(tree: SceneTree) -> Node3D:
 			return demo
 		await tree.process_frame
 	return null
+
+## The demo's stage (camera, light, floor) in the tree with the model at
+## `path` loaded, or null when it could not be loaded.
+static func stage_with(tree: SceneTree, path: String) -> Stage:
+	var stage := Stage.new()
+	tree.root.add_child(stage)
+	await tree.process_frame
+	return stage if stage.load_model(path) else null
 
 ## Saves what the root viewport shows to target/godot-screens/NAME.png.
 ## Returns "" or why it failed (including a blank image).
