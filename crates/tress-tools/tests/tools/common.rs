@@ -19,3 +19,19 @@ pub fn node(name: &str, parent: Option<usize>, translation: Vec3) -> Node {
         skin: None,
     }
 }
+
+/// A path under the repository root.
+pub fn repo(rel: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+/// The rest world matrices with only the head turned by `yaw` about the
+/// vertical: every other node stays at rest.
+pub fn head_yawed(rest: &[glam::Mat4], head: usize, yaw: f32) -> Vec<glam::Mat4> {
+    let mut world = rest.to_vec();
+    let (s, r, t) = rest[head].to_scale_rotation_translation();
+    world[head] = glam::Mat4::from_scale_rotation_translation(s, Quat::from_rotation_y(yaw) * r, t);
+    world
+}

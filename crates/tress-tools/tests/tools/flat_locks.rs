@@ -1,13 +1,8 @@
 //! Lock shapes read from skinned meshes: the built-in avatar's ribbon locks
 //! are flat and wide around the head; a fitted tube (the ponytail) is round.
 
+use crate::common::{head_yawed, repo};
 use tress_rig::flat_locks::{MIN_ASPECT, lock_shapes};
-
-fn repo(rel: &str) -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
-}
 
 #[test]
 fn ribbon_locks_are_flat_and_wide_around_the_head() {
@@ -92,16 +87,6 @@ fn head_turn(
         }
     }
     out
-}
-
-/// The rest world matrices with only the head turned by `yaw` about the
-/// vertical: every other node stays at rest.
-fn head_yawed(rest: &[glam::Mat4], head: usize, yaw: f32) -> Vec<glam::Mat4> {
-    let mut world = rest.to_vec();
-    let (s, r, t) = rest[head].to_scale_rotation_translation();
-    world[head] =
-        glam::Mat4::from_scale_rotation_translation(s, glam::Quat::from_rotation_y(yaw) * r, t);
-    world
 }
 
 /// Contact onset acts continuously (docs/SOLVER.md, "Contact"): a
