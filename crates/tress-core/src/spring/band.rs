@@ -90,13 +90,15 @@ pub(crate) fn pull_link(
 /// Walks `chain` from its root again after links moved its ends: each end
 /// back on its bone length, into its angle limit and out of colliders, as
 /// the chain's own substep orders them. Velocities keep what the substep
-/// gave them, less what a contact or a limit removes.
+/// gave them, less what a contact or a limit removes (`touch_velocity`;
+/// otherwise they are left as they are).
 pub(crate) fn settle_chain(
     chain: &mut Chain,
     joints: &mut [Joint],
     limits: &[LimitSlot],
     frame: &Pose,
     ctx: &StepCtx<'_>,
+    touch_velocity: bool,
 ) {
     let s = ctx.scale;
     let earlier = chain.desc.mode == Mode::Earlier;
@@ -134,7 +136,9 @@ pub(crate) fn settle_chain(
         // end's velocity as (end − previous) / h, less what contacts took.
         o_prev = j.x - j.v * H;
         j.x = xh;
-        j.v = v;
+        if touch_velocity {
+            j.v = v;
+        }
         parent_w = bone_rotation(earlier, base, j, xh - o, len);
         o = xh;
     }

@@ -184,6 +184,86 @@ fn resume_after_a_pause_continues_without_a_pop() {
     }
 }
 
+/// Held while the head slides 0.3 m sideways past a sphere on the (still)
+/// body: `hold` on every held frame keeps each end of the lock outside the
+/// sphere, less than 1 mm into its 5 mm hit radius (0.64 mm measured
+/// 2026-12-05), where the rigid hold (carried by `resume` alone) drags it
+/// 60 mm into it; a lock with no collider in its mask is carried rigidly either
+/// way; the velocities are the ones the hold began with, carried.
+#[test]
+fn a_hold_keeps_the_hair_out_of_the_body() {
+    use tress_core::collide::Collider;
+    let (r, hit) = (0.06, 0.005);
+    for contact in [ContactMode::Tail, ContactMode::Segment] {
+        for mode in [Mode::Improved, Mode::Earlier] {
+            let run = |hold: bool| {
+                let mut w = world_with(mode, contact, 6, 0.05, stiff_params());
+                // Beside the middle of the lock hanging at rest.
+                let sphere = rest_arc(&Pose::IDENTITY, 6, 0.05, 1.0)[3] + Vec3::new(0.12, 0.0, 0.0);
+                let body = w.add_frame(Pose::IDENTITY).unwrap();
+                w.add_collider(body, Collider::sphere(sphere, r)).unwrap();
+                for _ in 0..60 {
+                    w.set_frame_pose(0, Pose::IDENTITY);
+                    w.advance(1.0 / 60.0);
+                }
+                let mut deepest: Real = Real::MAX;
+                for f in 1..=30 {
+                    let head = Pose::new(Vec3::new(0.01 * f as Real, 0.0, 0.0), Quat::IDENTITY);
+                    w.set_frame_pose(0, head);
+                    if hold {
+                        w.hold();
+                    }
+                    if !hold {
+                        // The rigid hold: the hair carried whole to the new pose.
+                        w.resume();
+                    }
+                    for p in tails(&w) {
+                        deepest = deepest.min((p - sphere).length() - r - hit);
+                    }
+                }
+                deepest
+            };
+            let (held, rigid) = (run(true), run(false));
+            println!(
+                "hold {mode:?} {contact:?}: ends at most {:.2} mm into the sphere's hit radius \
+                 (rigid hold: {:.1} mm)",
+                -held * 1e3,
+                -rigid * 1e3
+            );
+            assert!(
+                held > -1e-3,
+                "{mode:?} {contact:?}: held hair {held} m inside"
+            );
+            assert!(
+                rigid < -0.02,
+                "{mode:?} {contact:?}: the sphere must be in the way"
+            );
+        }
+    }
+    // No collider in the mask: carried rigidly, velocities and all.
+    let mut w = hair(Mode::Improved);
+    w.set_frame_pose(0, walk(0.5));
+    w.advance(1.0 / 60.0);
+    let (from, to) = (walk(0.5), Pose::new(Vec3::new(0.2, 0.0, 0.0), yaw(40.0)));
+    let want: Vec<Vec3> = tails(&w)
+        .iter()
+        .map(|p| to.transform_point(from.inverse_transform_point(*p)))
+        .collect();
+    let v0 = w.joint_state(0, 3).unwrap().1;
+    w.set_frame_pose(0, to);
+    w.hold();
+    assert!(
+        max_dev(&want, &tails(&w)) < 1e-5,
+        "a free chain moved while held"
+    );
+    let v1 = w.joint_state(0, 3).unwrap().1;
+    let turned = to.rot * from.rot.inverse() * v0;
+    assert!(
+        (v1 - turned).length() < 1e-5 * (1.0 + v0.length()),
+        "{v1} vs {turned}"
+    );
+}
+
 /// A platform that starts, brakes and turns about the vertical.
 fn platform(i: u64) -> Pose {
     let t = i as Real / 120.0;

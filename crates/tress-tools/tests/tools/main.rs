@@ -10,5 +10,6 @@ mod fit_colliders;
 mod flat_locks;
 mod generated_avatar;
 mod measure;
+mod pause;
 mod retarget;
 mod skirt;

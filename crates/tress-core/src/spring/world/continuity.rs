@@ -10,13 +10,21 @@
 //! see only motion relative to the anchor, which is what a rider's hair
 //! feels.
 
+use super::super::band::settle_chain;
 use super::super::chain::{Chain, Joint};
-use super::super::step::{ColliderState, rest_chain};
+use super::super::params::Mode;
+use super::super::step::{ColliderState, NearSet, StepCtx, rest_chain};
 use super::super::teleport::{TeleportMode, TeleportPolicy};
 use super::super::vrm::sync_tails;
 use super::{SetupError, SpringWorld};
 use crate::collide::WorldCollider;
 use crate::math::{Pose, Quat, Vec3, quat};
+
+/// Walks from the root per [`SpringWorld::hold`]: a push followed by the
+/// length projection leaves part of a deep contact in, about half of it
+/// per walk (a lock dragged sideways through a sphere: 1.2 mm into the
+/// hit radius after one walk, 0.64 after two, `tests/spring/continuity.rs`).
+const HOLD_WALKS: usize = 2;
 
 /// A rigid motion from one pose to another, applied to points and vectors.
 #[derive(Clone, Copy, Debug)]
@@ -126,6 +134,66 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             // The first advance puts the chains at rest under these poses.
             return;
         }
+        self.carry_to_frames();
+    }
+
+    /// Holds the hair while its owner is paused but the avatar still moves
+    /// (a disabled node whose skeleton plays on): every chain is carried
+    /// rigidly from its frame's last pose to the one set now, as
+    /// [`resume`](Self::resume) carries it, and then walked from its root
+    /// once more so that each end stays on its bone length, inside its
+    /// angle limit and out of the colliders where they are now
+    /// (`band::settle_chain`). No time passes and no spring acts: hair held
+    /// through a turn of the head slides over the shoulder it would
+    /// otherwise pass through (and stays where the shoulder left it), where
+    /// a rigid hold would leave it inside for the pause and push it out in
+    /// one frame when the owner resumes. Velocities are carried and
+    /// otherwise kept, so the next [`advance`](Self::advance) continues the
+    /// motion the hair had when the hold began. Call it once per held frame,
+    /// after the frame poses. VRM-compatible chains are carried only
+    /// (three-vrm has no hold), as are chains following an authored
+    /// animation.
+    pub fn hold(&mut self) {
+        self.stale_outputs();
+        if !self.started {
+            return;
+        }
+        self.carry_to_frames();
+        let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
+        for ci in 0..self.chains.len() {
+            let c = self.chains[ci];
+            if c.authored || c.desc.mode == Mode::VrmCompatible {
+                continue;
+            }
+            let frame = self.frames[c.desc.frame].cur;
+            let (candidates, candidate_bits) = self.candidates(&c, &frame, self.reach[ci], &near);
+            let ctx = StepCtx {
+                scale: self.scale,
+                iterations: self.config.contact_iterations,
+                colliders: &self.collider_states[..self.colliders.len()],
+                candidates: &candidates,
+                candidate_bits,
+                near: &near,
+                external: Vec3::ZERO,
+            };
+            let limits = if c.limited {
+                &self.limits[c.start..c.start + c.len]
+            } else {
+                &[]
+            };
+            let center = self.center_pose(&c);
+            let joints = &mut self.joints[c.start..c.start + c.len];
+            for _ in 0..HOLD_WALKS {
+                settle_chain(&mut self.chains[ci], joints, limits, &frame, &ctx, false);
+            }
+            sync_tails(joints, &center);
+        }
+    }
+
+    /// Carries every chain rigidly from its frame's last simulated pose to
+    /// the pose set now, and makes that pose the start of the next advance
+    /// (the colliders too, without a sweep across the gap).
+    fn carry_to_frames(&mut self) {
         for ci in 0..self.chains.len() {
             let c = self.chains[ci];
             let slot = self.frames[c.desc.frame];

@@ -295,6 +295,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                     limits,
                     &frame,
                     &ctx,
+                    true,
                 );
                 self.out_fresh[ci] = false;
                 self.check_finite(ci, poses);
@@ -336,7 +337,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// Colliders in the chain's mask whose (swept) shape can reach the
     /// chain's bounding ball this substep, ascending, and the same as bits
     /// of the first [`NEAR_LANES`].
-    fn candidates(
+    pub(super) fn candidates(
         &self,
         c: &Chain,
         frame: &Pose,
