@@ -602,6 +602,9 @@ enum TressStatus tress_avatar_set_anchor(struct TressAvatar avatar, uint32_t fra
 // Continues after a pause (see `tress_spring_resume`).
 enum TressStatus tress_avatar_resume(struct TressAvatar avatar);
 
+// Holds the hair for one paused frame (see `tress_spring_hold`).
+enum TressStatus tress_avatar_hold(struct TressAvatar avatar);
+
 // Calm wind with the default gust, flutter and occlusion, into `out`.
 enum TressStatus tress_wind_default(struct TressWind *out);
 
@@ -682,6 +685,13 @@ enum TressStatus tress_spring_get_anchor(struct TressSpringWorld world, uint32_t
 // rigidly to them, so the pause's motion is not replayed as one violent
 // frame and nothing is reset.
 enum TressStatus tress_spring_resume(struct TressSpringWorld world);
+
+// Holds the hair for one frame while its owner is paused but the avatar
+// still moves: call it instead of an advance, after setting the frame
+// poses. Every chain is carried with its frame and kept on its bone
+// lengths, in its limits and out of the colliders; no time passes and no
+// velocity changes. Call `tress_spring_resume` before the next advance.
+enum TressStatus tress_spring_hold(struct TressSpringWorld world);
 
 // Makes an empty spring world. `capacity` null: the `TRESS_MAX_*` limits;
 // `config` null: the default stepping policy.

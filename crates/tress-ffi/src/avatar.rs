@@ -606,3 +606,14 @@ pub extern "C" fn tress_avatar_resume(avatar: TressAvatar) -> TressStatus {
         })
     })
 }
+
+/// Holds the hair for one paused frame (see `tress_spring_hold`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_hold(avatar: TressAvatar) -> TressStatus {
+    guard("tress_avatar_hold", || {
+        with(avatar, |a| {
+            a.world.world.hold();
+            Ok(())
+        })
+    })
+}

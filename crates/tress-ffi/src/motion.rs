@@ -504,3 +504,18 @@ pub extern "C" fn tress_spring_resume(world: TressSpringWorld) -> TressStatus {
         })
     })
 }
+
+/// Holds the hair for one frame while its owner is paused but the avatar
+/// still moves: call it instead of an advance, after setting the frame
+/// poses. Every chain is carried with its frame and kept on its bone
+/// lengths, in its limits and out of the colliders; no time passes and no
+/// velocity changes. Call `tress_spring_resume` before the next advance.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_spring_hold(world: TressSpringWorld) -> TressStatus {
+    guard("tress_spring_hold", || {
+        with_world(world, |w| {
+            w.world.hold();
+            Ok(())
+        })
+    })
+}

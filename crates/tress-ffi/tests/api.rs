@@ -734,6 +734,11 @@ fn wind_limits_teleport_anchor_and_resume_reach_the_core_bit_for_bit() {
             ok(tress_spring_set_frame_pose(h, 0, Some(&p.into())));
         }
         if i == 61 {
+            // Held on the new pose for a frame (kept out of the colliders),
+            // then resumed.
+            core.hold();
+            ok(tress_spring_hold(w));
+            ok(tress_spring_hold(calm));
             core.resume();
             ok(tress_spring_resume(w));
             ok(tress_spring_resume(calm));
@@ -863,6 +868,7 @@ fn bad_motion_settings_are_refused_and_change_nothing() {
     assert_eq!(got.shape, TressLimitShape::None as u32);
     ok(tress_spring_destroy(w));
     bad(tress_spring_resume(w), TressStatus::StaleHandle);
+    bad(tress_spring_hold(w), TressStatus::StaleHandle);
 }
 
 #[test]
@@ -893,6 +899,7 @@ fn an_avatar_takes_wind_limits_and_a_resume() {
     for i in 0..60 {
         for a in [windy, calm] {
             if i == 30 {
+                ok(tress_avatar_hold(a));
                 ok(tress_avatar_resume(a));
             }
             ok(tress_avatar_advance(a, 1.0 / 30.0, None));
