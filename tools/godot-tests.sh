@@ -44,6 +44,12 @@ run_one() {
 	render_*) mode=(--xvfb -- --rendering-driver opengl3) ;;
 	*) mode=(-- --headless) ;;
 	esac
+	# A test that declares `const FIXED_FPS := N` runs with --fixed-fps N:
+	# every frame then advances 1/N s, whatever the machine's speed.
+	local fps
+	fps=$(sed -n 's/^const FIXED_FPS := \([0-9][0-9]*\).*/\1/p' \
+		"$repo/godot-project/tests/$name.gd" 2>/dev/null | head -n 1)
+	[ -n "$fps" ] && mode+=(--fixed-fps "$fps")
 	local start=$SECONDS
 	godot_run "$repo" godot-project "$LIMIT" "${mode[@]}" \
 		--script res://tests/runner.gd -- "--test=$name" "--watchdog=$WATCHDOG" >"$log" 2>&1

@@ -2,19 +2,28 @@
 ## and 4) on the built-in avatar, read from the posed skeleton each update:
 ## - wind changed at run time: no reset (the tips' motion across the change
 ##   frame is as smooth as elsewhere) and the wind does blow the hair;
-## - process_mode DISABLED for 1 s while the head keeps turning: the hair
-##   rides rigidly with the head, and the first frame after resuming moves
-##   the tips (in the head's frame) no more than a frame of ordinary motion
-##   plus 1 mm;
+## - process_mode DISABLED for 2 s while the head keeps turning: the hair
+##   is held (`SpringWorld::hold`): chains clear of the body ride rigidly
+##   with the head, the front locks, which the turn carries into the chest
+##   and shoulders, stay outside the colliders, and the first frame after
+##   resuming moves the tips (in the head's frame) no more than a frame of
+##   ordinary motion plus 1 mm (measured 8.2 against 14.2 mm; the rigid
+##   hold of before pushed the front lock out in that frame: 27.6 mm);
 ## - the avatar moved 10 m (keep-shape) and turned 120° (teleport_angle 90)
-##   in one frame: tips in the avatar's frame move < 1 mm beyond a frame of
-##   ordinary motion;
+##   in one frame: keep-shape keeps the hair's shape in the head's frame, so
+##   there the tips move < 1 mm beyond a frame of ordinary motion (4.0
+##   against 10.9 mm);
 ## - an anchor platform that accelerates and turns: the rider's tips in the
 ##   platform's frame stay within 1 mm of a still avatar's.
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
 const TIP := "HairFrontLockL_tip"
+## tools/godot-tests.sh runs this test with --fixed-fps 60: the checks
+## compare one frame's motion with others', which on the machine's own frame
+## timing (headless frames as short as it allows, some with no 1/120 s
+## substep) depends on the machine.
+const FIXED_FPS := 60
 
 ## World position of `bone` after each skeleton update (the modified pose is
 ## readable only then: Godot restores the animated one afterwards).
@@ -59,6 +68,10 @@ func _local(xf: Transform3D, pts: Array) -> Array:
 	return out
 
 func run(tree: SceneTree) -> String:
+	await tree.process_frame
+	var dt := tree.root.get_process_delta_time()
+	if absf(dt - 1.0 / FIXED_FPS) > 1e-6:
+		return "frames of %f s: run with --fixed-fps %d (tools/godot-tests.sh reads FIXED_FPS)" % [dt, FIXED_FPS]
 	for step in [_wind, _pause, _teleport, _anchor]:
 		var why: String = await step.call(tree)
 		if why != "":
@@ -122,13 +135,31 @@ func _wind(tree: SceneTree) -> String:
 	await tree.process_frame
 	return ""
 
+## Signed distance from `p` to the nearest sphere or capsule of `hair`'s
+## colliders on `skel` (negative inside).
+func _clearance(skel: Skeleton3D, cols: Array, p: Vector3) -> float:
+	var best := INF
+	for c in cols:
+		if c.shape != "sphere" and c.shape != "capsule":
+			continue
+		var xf := skel.global_transform * skel.get_bone_global_pose(skel.find_bone(c.bone))
+		var a: Vector3 = xf * (c.offset as Vector3)
+		var b: Vector3 = xf * (c.tail as Vector3)
+		var ab := b - a
+		var t := 0.0 if ab.length_squared() < 1e-12 else clampf((p - a).dot(ab) / ab.length_squared(), 0.0, 1.0)
+		best = minf(best, p.distance_to(a + ab * t) - (c.radius as float))
+	return best
+
 func _pause(tree: SceneTree) -> String:
 	var avatar := await _load(tree, tree.root)
 	var hair := avatar.get_hair_node()
 	var skel := avatar.get_skeleton()
 	var head := skel.find_bone("Head")
+	var cols := hair.get_collider_descriptions()
+	# Front locks (they meet the chest and shoulders in this turn), then
+	# chains clear of every collider.
 	var names := _tips()
-	names.append("Head")
+	names.append_array(["HairBangL1_tip", "HairBangR2_tip", "HairSideL_tip", "HairSideR_tip"])
 	var probe := Probe.new(skel, names)
 	var head_xf := func() -> Transform3D: return skel.global_transform * skel.get_bone_global_pose(head)
 	var per_frame := 0.0
@@ -136,6 +167,7 @@ func _pause(tree: SceneTree) -> String:
 	var before_resume := []
 	var held_worst := 0.0
 	var held_ref := []
+	var held_depth := INF
 	var resume_jump := 0.0
 	for f in 300:
 		skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, deg_to_rad(50.0) * sin(PI * f / 45.0)))
@@ -145,19 +177,23 @@ func _pause(tree: SceneTree) -> String:
 			before_resume = last
 			hair.process_mode = Node.PROCESS_MODE_INHERIT
 		await tree.process_frame
-		var local := _local(head_xf.call(), probe.world.slice(0, 2))
+		var local := _local(head_xf.call(), probe.world)
 		if f > 20 and f < 120 and not last.is_empty():
-			per_frame = maxf(per_frame, _dev(last, local))
+			per_frame = maxf(per_frame, _dev(last.slice(0, 2), local.slice(0, 2)))
 		if f == 121:
 			held_ref = local
 		if f > 121 and f < 240:
-			held_worst = maxf(held_worst, _dev(held_ref, local))
+			held_worst = maxf(held_worst, _dev(held_ref.slice(2), local.slice(2)))
+			for i in 2:
+				held_depth = minf(held_depth, _clearance(skel, cols, probe.world[i]))
 		if f == 240:
-			resume_jump = _dev(before_resume, local)
+			resume_jump = _dev(before_resume.slice(0, 2), local.slice(0, 2))
 		last = local
-	print("pause: held hair moved %.4f mm in the head frame; resume frame %.3f mm (ordinary frames up to %.3f mm)" % [held_worst * 1e3, resume_jump * 1e3, per_frame * 1e3])
+	print("pause: held hair clear of the colliders moved %.4f mm in the head frame; held front locks' tips at least %.1f mm outside the colliders; resume frame %.3f mm (ordinary frames up to %.3f mm)" % [held_worst * 1e3, held_depth * 1e3, resume_jump * 1e3, per_frame * 1e3])
 	if held_worst > 1e-4:
-		return "while disabled the hair moved in the head's frame by %f m" % held_worst
+		return "while disabled the hair clear of the colliders moved in the head's frame by %f m" % held_worst
+	if held_depth < -1e-3:
+		return "while disabled a front lock's tip went %.1f mm into a collider" % (-held_depth * 1e3)
 	if resume_jump > per_frame + 1e-3:
 		return "resuming popped the tips by %.2f mm (ordinary frames up to %.2f mm)" % [resume_jump * 1e3, per_frame * 1e3]
 	avatar.queue_free()
@@ -170,6 +206,7 @@ func _teleport(tree: SceneTree) -> String:
 	var skel := avatar.get_skeleton()
 	var head := skel.find_bone("Head")
 	var probe := Probe.new(skel, _tips())
+	var head_xf := func() -> Transform3D: return skel.global_transform * skel.get_bone_global_pose(head)
 	hair.teleport_angle = 90.0
 	hair.teleport_mode = 0
 	var per_frame := 0.0
@@ -182,14 +219,16 @@ func _teleport(tree: SceneTree) -> String:
 		if f == 200:
 			avatar.rotate_y(deg_to_rad(120.0))
 		await tree.process_frame
-		var local := _local(avatar.global_transform, probe.world)
+		# KeepShape keeps the hair's shape in its frame (the head's): the
+		# teleport frame must not move the tips there beyond ordinary frames.
+		var local := _local(head_xf.call(), probe.world)
 		if not last.is_empty():
 			if f in [120, 200]:
 				jumps[f] = _dev(last, local)
 			elif f > 20:
 				per_frame = maxf(per_frame, _dev(last, local))
 		last = local
-	print("teleport: 10 m frame %.3f mm, 120° frame %.3f mm in the avatar frame (ordinary frames up to %.3f mm)" % [jumps[120] * 1e3, jumps[200] * 1e3, per_frame * 1e3])
+	print("teleport: 10 m frame %.3f mm, 120° frame %.3f mm in the head frame (ordinary frames up to %.3f mm)" % [jumps[120] * 1e3, jumps[200] * 1e3, per_frame * 1e3])
 	for f in jumps:
 		if jumps[f] > per_frame + 1e-3:
 			return "the teleport at frame %d moved the tips %.2f mm beyond ordinary motion (%.2f mm)" % [f, jumps[f] * 1e3, per_frame * 1e3]

@@ -413,6 +413,8 @@ pub(crate) struct FrameInputs {
     /// The skeleton's largest axis scale: the model scale.
     scale: f32,
     resumed: bool,
+    /// The node cannot process: hold the hair instead of stepping it.
+    held: bool,
     /// Read and not yet applied.
     pending: bool,
 }
@@ -428,7 +430,9 @@ impl FrameInputs {
         if (rig.world.scale() - self.scale).abs() > 1e-6 {
             rig.world.set_scale(self.scale);
         }
-        if self.resumed {
+        if self.held {
+            rig.world.hold();
+        } else if self.resumed {
             rig.world.resume();
         }
     }
@@ -445,8 +449,9 @@ impl StepJob<'_> {
     /// Advances the solver by `dt` and collects every chain's bone
     /// rotations, in chain order.
     pub(crate) fn run(self) {
+        let held = self.inputs.held;
         self.inputs.apply(self.rig);
-        *self.substeps = self.rig.advance(self.dt);
+        *self.substeps = if held { 0 } else { self.rig.advance(self.dt) };
         self.writes.clear();
         for (ci, bones) in self.chain_bones.iter().enumerate() {
             self.out.clear();
@@ -468,7 +473,8 @@ impl TressSpringHair {
     /// Everything an update does before the solver: inspector edits, the
     /// frame's time, authored chains and the animated frame and collider
     /// poses into the world. `None` when there is nothing to step (no
-    /// skeleton or rig, held while disabled, paused in the editor).
+    /// skeleton or rig, paused in the editor); a node that cannot process
+    /// gets a step that holds the hair (`FrameInputs::held`).
     pub(crate) fn prepare(&mut self, editor: bool) -> Option<Prepared> {
         let skel = self.base().get_skeleton()?;
         self.prepare_on(editor, skel, None)
@@ -481,7 +487,7 @@ impl TressSpringHair {
     pub(crate) fn prepare_on(
         &mut self,
         editor: bool,
-        mut skel: Gd<Skeleton3D>,
+        skel: Gd<Skeleton3D>,
         idle: Option<(u64, f64)>,
     ) -> Option<Prepared> {
         // Edits inside a Chains entry reach no setter of this node; the
@@ -499,9 +505,7 @@ impl TressSpringHair {
         // the gizmo and a later switch-on start from there) and the bones
         // keep whatever pose the skeleton has.
         let paused = editor && !self.simulate_in_editor;
-        if !editor && idle.is_none() && self.hold_while_disabled(&mut skel) {
-            return None;
-        }
+        let held = !editor && idle.is_none() && self.held_now();
         // Godot may update a skeleton (and run its modifiers) more than once
         // in a frame; the frame's time is simulated on the first call only,
         // later calls re-apply the same result.
@@ -518,7 +522,9 @@ impl TressSpringHair {
                 ),
             },
         };
-        let dt = if self.last_frame == Some(frame) {
+        // A held update claims no frame: the first one that steps again
+        // sees the gap and resumes.
+        let dt = if held || self.last_frame == Some(frame) {
             0.0
         } else {
             delta as f32
@@ -575,6 +581,7 @@ impl TressSpringHair {
         }
         inputs.scale = largest_scale(&skel_xf);
         inputs.resumed = resumed;
+        inputs.held = held;
         inputs.pending = true;
         if paused {
             inputs.apply(rig);

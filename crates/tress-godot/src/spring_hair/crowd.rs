@@ -237,7 +237,7 @@ pub(super) fn write_if_stepped(me: &mut TressSpringHair, start: Instant) -> bool
 fn prepare_member(hair: &mut TressSpringHair, clock: (u64, f64)) -> Option<(f32, f64)> {
     hair.crowd_stepped = None;
     // Cases the serial update handles with side effects of its own (a
-    // rebuild, the held pose written while disabled) stay with it.
+    // rebuild, the hold while disabled) stay with it.
     if !hair.step_with_crowd || hair.rig.is_none() || hair.rebuild_pending {
         return None;
     }

@@ -430,6 +430,7 @@ mod tests {
                 frames: (0..frames).map(|fi| (fi, moved)).collect(),
                 scale: largest_scale(&moved),
                 resumed: true,
+                held: false,
                 pending: true,
             };
         }

@@ -7,7 +7,7 @@
 //! holds the last hair pose; when it can again, the solver carries the
 //! hair to where the avatar is now and continues from there.
 
-use godot::classes::{Node3D, Skeleton3D};
+use godot::classes::Node3D;
 use godot::prelude::*;
 use tress_core::spring::{TeleportMode, TeleportPolicy, Wind};
 
@@ -127,16 +127,16 @@ impl TressSpringHair {
         }
     }
 
-    /// When the node cannot process (`process_mode` disabled, or a paused
-    /// tree for a pausable node), re-applies the last hair pose and says
-    /// so; the skeleton restores the animated pose after every update.
-    pub(super) fn hold_while_disabled(&mut self, skel: &mut Gd<Skeleton3D>) -> bool {
+    /// Whether the node cannot process (`process_mode` disabled, or a paused
+    /// tree for a pausable node): then this update holds the hair
+    /// (`SpringWorld::hold`: carried with its bones, kept out of the
+    /// colliders, no time passing) instead of stepping it.
+    pub(super) fn held_now(&mut self) -> bool {
         crowd::settle(self);
         if self.base().can_process() {
             return false;
         }
         self.motion.held = true;
-        self.write_rotations(skel);
         true
     }
 
