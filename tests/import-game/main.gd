@@ -262,6 +262,8 @@ func _check_avatar(path: String, mode: int, fit: bool, hidden: PackedStringArray
 		for i in constraints.destinations.size():
 			print("%s: constrained %s turned up to %.1f degrees" % [who, constraints.destinations[i], rad_to_deg(turned[i])])
 			check(turned[i] > deg_to_rad(5.0), "%s: the constrained bone %s did not follow its source" % [who, constraints.destinations[i]])
+	if rt_hair != null:
+		await _rebuilt_alike(hair, rt_hair, skel, rt_skel, head, head_node, rt_head_node, rest_rot, who)
 	if rt != null:
 		rt.queue_free()
 	if not in_pack:
@@ -271,6 +273,33 @@ func _check_avatar(path: String, mode: int, fit: bool, hidden: PackedStringArray
 		await _flat_locks(scene)
 	inst.queue_free()
 	await get_tree().process_frame
+
+## Both hairs rebuilt at run time in the same frame (setting `drape` to what
+## it is rebuilds the rig) and stepped on with the head still turning: they
+## must stay alike. (They do not when one of them already stepped in the
+## frame of the rebuild and the other not: the rebuilt rig continues the
+## node's clock, so it waits for the next frame: 1.3 mm apart after 90
+## frames on the built-in avatar, docs/log/2026-12-05-rebuild-difference.md.)
+func _rebuilt_alike(hair: TressSpringHair, rt_hair: TressSpringHair, skel: Skeleton3D, rt_skel: Skeleton3D, head: int, head_node: Node3D, rt_head_node: Node3D, rest_rot: Quaternion, who: String) -> void:
+	hair.drape = hair.drape
+	rt_hair.drape = rt_hair.drape
+	var diff := 0.0
+	for f in 30:
+		var t := sin(PI * f / 30.0)
+		var turn := rest_rot * Quaternion(Vector3.UP, deg_to_rad(40.0) * t)
+		if head >= 0:
+			skel.set_bone_pose_rotation(head, turn)
+			rt_skel.set_bone_pose_rotation(rt_skel.find_bone(skel.get_bone_name(head)), turn)
+		else:
+			head_node.quaternion = turn
+			if rt_head_node != null:
+				rt_head_node.quaternion = turn
+		await get_tree().process_frame
+		for c in hair.chain_count():
+			for j in _joints_of(hair, c):
+				diff = maxf(diff, hair.get_joint_tail(c, j).distance_to(rt_hair.get_joint_tail(c, j)))
+	print("%s: rebuilt at run time, imported and TressAvatar hair differ by %s m over 30 frames" % [who, str(diff)])
+	check(diff <= TIP_TOLERANCE, "%s: after a run-time rebuild the imported hair differs from TressAvatar.load_vrm's by %s m" % [who, str(diff)])
 
 func _origins(s: Skeleton3D) -> PackedVector3Array:
 	var out := PackedVector3Array()
