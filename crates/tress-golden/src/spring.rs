@@ -38,8 +38,9 @@ fn arc(
 
 /// Head (frame 0) and chest (frame 1) with one collider of every shape, and
 /// chains in every mode: Improved chains enough for full lane groups in both
-/// contact modes, Earlier, drape, a flat lock, and VRM-compatible chains
-/// with and without a center frame and the length quirk.
+/// contact modes, Earlier, drape, a flat lock with the lock twist, and
+/// VRM-compatible chains with and without a center frame and the length
+/// quirk.
 ///
 /// # Panics
 ///
@@ -131,13 +132,17 @@ pub fn scene(config: StepConfig) -> World {
         &arc(7, 0.05, 20.0, soft, round),
     )
     .unwrap();
+    // A flat lock 4 cm wide whose bone outputs take the lock twist.
     let flat = FlatLock {
         width_axis: Vec3::X,
         stiffness: 83.0,
-        half_width: 0.0,
+        half_width: 0.02,
     };
     w.add_chain(
-        one(Mode::Improved, back(-0.03), false, None, false),
+        ChainDesc {
+            twist: true,
+            ..one(Mode::Improved, back(-0.03), false, None, false)
+        },
         &arc(6, 0.05, 25.0, soft, flat),
     )
     .unwrap();
@@ -201,7 +206,8 @@ pub fn hash(w: &World, h: &mut Fnv) {
 
 /// The scene's digest with `config` (and `lane_width`, if given): 2 s of
 /// sampled motion at 60 fps, then 1 s of interpolated frames of uneven
-/// length with a hitch (more than `max_substeps`) and a teleport.
+/// length with a pause (five frames held with `hold`, then `resume`), a
+/// hitch (more than `max_substeps`) and a teleport.
 ///
 /// # Panics
 ///
@@ -231,7 +237,14 @@ pub fn digest(config: StepConfig, lane_width: Option<usize>) -> u64 {
         }
         w.set_frame_pose(0, head);
         w.set_frame_pose(1, pose(1, i));
-        w.advance(dt);
+        if (20..25).contains(&f) {
+            w.hold();
+        } else {
+            if f == 25 {
+                w.resume();
+            }
+            w.advance(dt);
+        }
         hash(&w, &mut h);
     }
     for (c, s) in start.iter().enumerate() {
