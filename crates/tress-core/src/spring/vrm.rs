@@ -97,6 +97,47 @@ pub(crate) fn step_vrm(
     }
 }
 
+/// Walks a VRM-compatible chain from its root without stepping it (a hold,
+/// `SpringWorld::hold`): each end back on its bone length, into its angle
+/// limit and out of the colliders as [`step_vrm`]'s step 3 pushes it, the
+/// bones turned by the shortest arc as there. Velocities are kept; the
+/// caller re-derives the tails from the moved ends ([`sync_tails`]).
+pub(crate) fn settle_vrm(
+    chain: &Chain,
+    joints: &mut [Joint],
+    limits: &[LimitSlot],
+    frame: &Pose,
+    ctx: &StepCtx<'_>,
+) {
+    let s = ctx.scale;
+    let mut o = frame.transform_point(chain.desc.root_offset * s);
+    let mut parent_w = frame.rot;
+    for (i, j) in joints.iter_mut().enumerate() {
+        let base = quat::mul(parent_w, j.local_rot);
+        let len = j.len0 * s;
+        let axis = quat::rotate(base, j.axis).normalize_or(Vec3::NEG_Y);
+        let limited = |x| {
+            limits
+                .get(i)
+                .and_then(|l| clamp_end(l, parent_w, o, x, len))
+                .unwrap_or(x)
+        };
+        let mut next = limited(project(o, j.x, len, axis));
+        let hit_radius = j.params.hit_radius * s;
+        for &ci in ctx.candidates {
+            let (clear, n) =
+                clearance_point(ctx.colliders[usize::from(ci)].cur(), next, hit_radius);
+            if clear < 0.0 {
+                next = limited(project(o, next - n * clear, len, axis));
+            }
+        }
+        let w = segment_rotation(base, j.axis_unit, next - o);
+        j.x = o + quat::rotate(w, j.axis * s);
+        parent_w = w;
+        o = j.x;
+    }
+}
+
 /// Gravity plus the external force (UniVRM adds its `ExternalForce` to
 /// `gravityDir · gravityPower` before scaling by the step). Without one the
 /// gravity is used as is, so a calm world keeps its bits (even the sign of

@@ -15,16 +15,17 @@ use super::super::chain::{Chain, Joint};
 use super::super::params::Mode;
 use super::super::step::{ColliderState, NearSet, StepCtx, rest_chain};
 use super::super::teleport::{TeleportMode, TeleportPolicy};
-use super::super::vrm::sync_tails;
+use super::super::vrm::{settle_vrm, sync_tails};
 use super::{SetupError, SpringWorld};
 use crate::collide::WorldCollider;
 use crate::math::{Pose, Quat, Vec3, quat};
 
 /// Walks from the root per [`SpringWorld::hold`]: a push followed by the
 /// length projection leaves part of a deep contact in, about half of it
-/// per walk (a lock dragged sideways through a sphere: 1.2 mm into the
-/// hit radius after one walk, 0.64 after two, `tests/spring/continuity.rs`).
-const HOLD_WALKS: usize = 2;
+/// per walk (a lock dragged sideways through a sphere, deepest end into
+/// its 5 mm hit radius after 2 / 3 / 4 walks: 0.37 / 0.18 / 0.10 mm, and
+/// 2.1 / 0.94 / 0.40 mm with three-vrm's push; `tests/spring/continuity.rs`).
+const HOLD_WALKS: usize = 4;
 
 /// A rigid motion from one pose to another, applied to points and vectors.
 #[derive(Clone, Copy, Debug)]
@@ -143,16 +144,16 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// [`resume`](Self::resume) carries it, and then walked from its root
     /// once more so that each end stays on its bone length, inside its
     /// angle limit and out of the colliders where they are now
-    /// (`band::settle_chain`). No time passes and no spring acts: hair held
+    /// (`band::settle_chain`, four walks). No time passes and no spring acts: hair held
     /// through a turn of the head slides over the shoulder it would
     /// otherwise pass through (and stays where the shoulder left it), where
     /// a rigid hold would leave it inside for the pause and push it out in
     /// one frame when the owner resumes. Velocities are carried and
     /// otherwise kept, so the next [`advance`](Self::advance) continues the
     /// motion the hair had when the hold began. Call it once per held frame,
-    /// after the frame poses. VRM-compatible chains are carried only
-    /// (three-vrm has no hold), as are chains following an authored
-    /// animation.
+    /// after the frame poses. VRM-compatible chains are walked with their
+    /// own contact (three-vrm's tail push, `vrm::settle_vrm`); chains
+    /// following an authored animation are carried only.
     pub fn hold(&mut self) {
         self.stale_outputs();
         if !self.started {
@@ -162,7 +163,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         for ci in 0..self.chains.len() {
             let c = self.chains[ci];
-            if c.authored || c.desc.mode == Mode::VrmCompatible {
+            if c.authored {
                 continue;
             }
             let frame = self.frames[c.desc.frame].cur;
@@ -184,7 +185,11 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             let center = self.center_pose(&c);
             let joints = &mut self.joints[c.start..c.start + c.len];
             for _ in 0..HOLD_WALKS {
-                settle_chain(&mut self.chains[ci], joints, limits, &frame, &ctx, false);
+                if c.desc.mode == Mode::VrmCompatible {
+                    settle_vrm(&c, joints, limits, &frame, &ctx);
+                } else {
+                    settle_chain(&mut self.chains[ci], joints, limits, &frame, &ctx, false);
+                }
             }
             sync_tails(joints, &center);
         }
