@@ -214,14 +214,7 @@ func _check_avatar(path: String, mode: int, fit: bool, hidden: PackedStringArray
 		# does not move in the head's frame when the head only turns.
 		var t := sin(PI * f / 60.0)
 		var turn := rest_rot * Quaternion(Vector3.UP, deg_to_rad(60.0) * t) * Quaternion(Vector3.BACK, deg_to_rad(25.0) * t)
-		if head >= 0:
-			skel.set_bone_pose_rotation(head, turn)
-			if rt_skel != null:
-				rt_skel.set_bone_pose_rotation(rt_skel.find_bone(skel.get_bone_name(head)), turn)
-		else:
-			head_node.quaternion = turn
-			if rt_head_node != null:
-				rt_head_node.quaternion = turn
+		_pose_heads(skel, rt_skel, head, head_node, rt_head_node, turn)
 		await get_tree().process_frame
 		var head_xf := skel.global_transform * skel.get_bone_global_pose(head) if head >= 0 else head_node.global_transform
 		for c in hair.chain_count():
@@ -286,20 +279,25 @@ func _rebuilt_alike(hair: TressSpringHair, rt_hair: TressSpringHair, skel: Skele
 	var diff := 0.0
 	for f in 30:
 		var t := sin(PI * f / 30.0)
-		var turn := rest_rot * Quaternion(Vector3.UP, deg_to_rad(40.0) * t)
-		if head >= 0:
-			skel.set_bone_pose_rotation(head, turn)
-			rt_skel.set_bone_pose_rotation(rt_skel.find_bone(skel.get_bone_name(head)), turn)
-		else:
-			head_node.quaternion = turn
-			if rt_head_node != null:
-				rt_head_node.quaternion = turn
+		_pose_heads(skel, rt_skel, head, head_node, rt_head_node, rest_rot * Quaternion(Vector3.UP, deg_to_rad(40.0) * t))
 		await get_tree().process_frame
 		for c in hair.chain_count():
 			for j in _joints_of(hair, c):
 				diff = maxf(diff, hair.get_joint_tail(c, j).distance_to(rt_hair.get_joint_tail(c, j)))
 	print("%s: rebuilt at run time, imported and TressAvatar hair differ by %s m over 30 frames" % [who, str(diff)])
 	check(diff <= TIP_TOLERANCE, "%s: after a run-time rebuild the imported hair differs from TressAvatar.load_vrm's by %s m" % [who, str(diff)])
+
+## Turns the head (bone `head` of `skel`, or `head_node` when the skin
+## leaves the head out) to `turn`, and the runtime avatar's the same way.
+func _pose_heads(skel: Skeleton3D, rt_skel: Skeleton3D, head: int, head_node: Node3D, rt_head_node: Node3D, turn: Quaternion) -> void:
+	if head >= 0:
+		skel.set_bone_pose_rotation(head, turn)
+		if rt_skel != null:
+			rt_skel.set_bone_pose_rotation(rt_skel.find_bone(skel.get_bone_name(head)), turn)
+	else:
+		head_node.quaternion = turn
+		if rt_head_node != null:
+			rt_head_node.quaternion = turn
 
 func _origins(s: Skeleton3D) -> PackedVector3Array:
 	var out := PackedVector3Array()
