@@ -173,7 +173,7 @@ fn vrm_lane_outputs_follow_every_change_between_frames() {
     };
     let bent = [Quat::from_rotation_z(0.4); 4];
     type Change<'a> = (&'a str, &'a dyn Fn(&mut World));
-    let changes: [Change; 9] = [
+    let changes: [Change; 10] = [
         ("nothing", &|_| {}),
         ("a frame without substeps", &|w| {
             w.advance(0.001);
@@ -185,6 +185,10 @@ fn vrm_lane_outputs_follow_every_change_between_frames() {
         ("resume after a move", &|w| {
             w.set_frame_pose(0, Pose::new(Vec3::X, Quat::from_rotation_y(2.0)));
             w.resume();
+        }),
+        ("hold after a move", &|w| {
+            w.set_frame_pose(0, Pose::new(Vec3::Y, Quat::from_rotation_x(0.7)));
+            w.hold();
         }),
         ("set_scale", &|w| w.set_scale(1.3)),
         ("set_anchor", &|w| w.set_anchor(Some(1)).unwrap()),
