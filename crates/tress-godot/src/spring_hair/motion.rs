@@ -1,11 +1,12 @@
 //! `TressSpringHair`'s wind, pause and resume, teleport and anchor: the
 //! node's properties handed to the solver (`tress_core::spring::wind`,
-//! `teleport`, `SpringWorld::resume` and `set_anchor`).
+//! `teleport`, `SpringWorld::hold`, `resume` and `set_anchor`).
 //!
 //! A SkeletonModifier3D is called by its skeleton whatever its own
 //! `process_mode`, so pausing is done here: a node that cannot process
-//! holds the last hair pose; when it can again, the solver carries the
-//! hair to where the avatar is now and continues from there.
+//! holds the hair (carried with its bones and kept out of the colliders,
+//! no time passing); when it can again, the solver carries the hair to
+//! where the avatar is now and continues from there.
 
 use godot::classes::Node3D;
 use godot::prelude::*;
