@@ -143,13 +143,18 @@ fn run(c: &Case) -> Result<(), TestCaseError> {
     let mut out = [JointOutput::default(); 16];
     // Float rounding scales with the largest coordinate seen so far.
     let mut far: Real = 0.0;
-    for (dt, p, q) in &c.frames {
+    for (k, (dt, p, q)) in c.frames.iter().enumerate() {
         if p.is_finite() {
             far = far.max(p.abs().max_element());
         }
         w.set_frame_pose(0, Pose::new(*p, *q));
         w.set_frame_pose(1, Pose::new(*p * 0.5, q.conjugate()));
-        w.advance(*dt);
+        // Every fourth frame held (a paused owner) instead of stepped.
+        if k % 4 == 3 {
+            w.hold();
+        } else {
+            w.advance(*dt);
+        }
         let n = w.outputs(0, &mut out);
         prop_assert_eq!(n, c.joints.len());
         let root = out[0].origin;

@@ -160,6 +160,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             return;
         }
         self.carry_to_frames();
+        let mut poses = [Pose::IDENTITY; F];
+        for (p, f) in poses.iter_mut().zip(&self.frames) {
+            *p = f.cur;
+        }
         let near = NearSet::new(&self.collider_states[..self.colliders.len()]);
         for ci in 0..self.chains.len() {
             let c = self.chains[ci];
@@ -192,6 +196,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 }
             }
             sync_tails(joints, &center);
+            // A state that was not finite goes back to rest, as a step's.
+            self.check_finite(ci, &poses);
         }
     }
 
