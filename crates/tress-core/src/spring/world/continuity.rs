@@ -142,9 +142,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// (a disabled node whose skeleton plays on): every chain is carried
     /// rigidly from its frame's last pose to the one set now, as
     /// [`resume`](Self::resume) carries it, and then walked from its root
-    /// once more so that each end stays on its bone length, inside its
-    /// angle limit and out of the colliders where they are now
-    /// (`band::settle_chain`, four walks). No time passes and no spring acts: hair held
+    /// (`band::settle_chain`, [`HOLD_WALKS`] times) so that each end stays
+    /// on its bone length, inside its angle limit and out of the colliders
+    /// where they are now. No time passes and no spring acts: hair held
     /// through a turn of the head slides over the shoulder it would
     /// otherwise pass through (and stays where the shoulder left it), where
     /// a rigid hold would leave it inside for the pause and push it out in
@@ -153,7 +153,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// motion the hair had when the hold began. Call it once per held frame,
     /// after the frame poses. VRM-compatible chains are walked with their
     /// own contact (three-vrm's tail push, `vrm::settle_vrm`); chains
-    /// following an authored animation are carried only.
+    /// following an authored animation are carried only; band links are
+    /// not pulled (a held skirt's chains are each kept out of the legs).
     pub fn hold(&mut self) {
         self.stale_outputs();
         if !self.started {
