@@ -142,7 +142,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// (a disabled node whose skeleton plays on): every chain is carried
     /// rigidly from its frame's last pose to the one set now, as
     /// [`resume`](Self::resume) carries it, and then walked from its root
-    /// (`band::settle_chain`, [`HOLD_WALKS`] times) so that each end stays
+    /// (`band::settle_chain`, four times: `HOLD_WALKS`) so that each end stays
     /// on its bone length, inside its angle limit and out of the colliders
     /// where they are now. No time passes and no spring acts: hair held
     /// through a turn of the head slides over the shoulder it would
