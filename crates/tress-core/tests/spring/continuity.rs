@@ -188,8 +188,9 @@ fn resume_after_a_pause_continues_without_a_pop() {
 /// body: `hold` on every held frame keeps each end of the lock outside the
 /// sphere, less than 1 mm into its 5 mm hit radius in every mode (0.40 mm
 /// at most, measured 2026-12-05), where the rigid hold (carried by
-/// `resume` alone) drags it 50 mm or more into it; a lock with no collider in its mask is carried rigidly either
-/// way; the velocities are the ones the hold began with, carried.
+/// `resume` alone) drags it 50 mm or more into it; a lock with no collider
+/// in its mask is carried rigidly either way, and comes out of the hold at
+/// rest (it did not move in its frame while held).
 #[test]
 fn a_hold_keeps_the_hair_out_of_the_body() {
     use tress_core::collide::Collider;
@@ -240,7 +241,7 @@ fn a_hold_keeps_the_hair_out_of_the_body() {
             );
         }
     }
-    // No collider in the mask: carried rigidly, velocities and all.
+    // No collider in the mask: carried rigidly, and at rest afterwards.
     let mut w = hair(Mode::Improved);
     w.set_frame_pose(0, walk(0.5));
     w.advance(1.0 / 60.0);
@@ -257,11 +258,8 @@ fn a_hold_keeps_the_hair_out_of_the_body() {
         "a free chain moved while held"
     );
     let v1 = w.joint_state(0, 3).unwrap().1;
-    let turned = to.rot * from.rot.inverse() * v0;
-    assert!(
-        (v1 - turned).length() < 1e-5 * (1.0 + v0.length()),
-        "{v1} vs {turned}"
-    );
+    assert!(v0.length() > 0.01, "the walk swings the lock: {v0}");
+    assert_eq!(v1, Vec3::ZERO, "held hair keeps a velocity");
 }
 
 /// A platform that starts, brakes and turns about the vertical.

@@ -148,9 +148,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// through a turn of the head slides over the shoulder it would
     /// otherwise pass through (and stays where the shoulder left it), where
     /// a rigid hold would leave it inside for the pause and push it out in
-    /// one frame when the owner resumes. Velocities are carried and
-    /// otherwise kept, so the next [`advance`](Self::advance) continues the
-    /// motion the hair had when the hold began. Call it once per held frame,
+    /// one frame when the owner resumes. Velocities are zeroed: held, the
+    /// hair does not move in its frame, so the next
+    /// [`advance`](Self::advance) starts it from rest there (a swing kept
+    /// from when the hold began and let go at another phase of the motion
+    /// popped). A [`resume`](Self::resume) with no hold before it keeps the
+    /// swing. Call it once per held frame,
     /// after the frame poses. VRM-compatible chains are walked with their
     /// own contact (three-vrm's tail push, `vrm::settle_vrm`); chains
     /// following an authored animation are carried only; band links are
@@ -189,6 +192,14 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             };
             let center = self.center_pose(&c);
             let joints = &mut self.joints[c.start..c.start + c.len];
+            // Held, the hair does not move in its frame: it resumes from
+            // rest there. A velocity kept from the frame the pause began
+            // (mid-swing, say) and let go at another phase of the motion
+            // popped flat front locks 2.6 mm beyond the largest ordinary
+            // frame (docs/SOLVER.md, "Hold").
+            for j in joints.iter_mut() {
+                j.v = Vec3::ZERO;
+            }
             for _ in 0..HOLD_WALKS {
                 if c.desc.mode == Mode::VrmCompatible {
                     settle_vrm(&c, joints, limits, &frame, &ctx);
