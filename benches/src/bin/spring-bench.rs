@@ -6,9 +6,9 @@
 //! frame, which stays meaningful on a shared, loaded machine; wall-clock
 //! time is printed alongside. The criterion bench `spring` is the reference.
 //! `--tress-only` / `--builtin-only` run one row (for `perf record`);
-//! `--lock-quality` builds the built-in avatar's rig with flat locks at
-//! 5/s, drape and the lock twist (`--lock-quality=no-twist`: without the
-//! twist).
+//! The built-in avatar's rig has the rig's defaults (flat locks at 5/s,
+//! drape and the lock twist); `--lock-options=off` builds it with all three
+//! off, `--lock-options=no-twist` without the twist.
 //! `--vrm` times the VRM-compatible mode on Godette, the built-in avatar and
 //! the bench avatar with the scalar kernel and with the lane kernels, in
 //! turns, and prints the medians and the ratio (see [`vrm_lanes`]);
@@ -148,10 +148,14 @@ fn builtin_rig() -> Option<(usize, (f64, f64))> {
         ..RigOptions::default()
     };
     for a in std::env::args() {
-        if let Some(rest) = a.strip_prefix("--lock-quality") {
-            opts.flat_lock_stiffness = tress_rig::spring_rig::SOFT_FLAT_LOCK_STIFFNESS;
-            opts.drape = true;
-            opts.lock_twist = rest != "=no-twist";
+        match a.as_str() {
+            "--lock-options=off" => {
+                opts.flat_lock_stiffness = 0.0;
+                opts.drape = false;
+                opts.lock_twist = false;
+            }
+            "--lock-options=no-twist" => opts.lock_twist = false,
+            _ => {}
         }
     }
     let mut rig = SpringRig::build(&avatar, &opts).ok()?;

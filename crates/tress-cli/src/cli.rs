@@ -333,7 +333,7 @@ pub struct MeasureArgs {
     /// Count stretch only over these meshes' hair, comma-separated names [default: every hair mesh]
     #[arg(long, value_name = "NAME,NAME")]
     pub meshes: Option<MeshNames>,
-    /// How fast a flat lock's bend across its width relaxes, 1/s; 0 is off
+    /// How fast a flat lock's bend across its width relaxes, 1/s; 0 is off (the lock twist keeps the lock shapes)
     #[arg(
         long,
         value_name = "1/s",
@@ -342,7 +342,7 @@ pub struct MeasureArgs {
         default_value_t = MeasureOptions::default().flat_lock_stiffness,
     )]
     pub flat_lock_stiffness: f32,
-    /// Drape the hair over contact (improved solver)
+    /// Drape the hair over contact (improved solver; the default)
     #[arg(long, overrides_with = "no_drape")]
     pub drape: bool,
     /// Leave drape over contact out
@@ -351,9 +351,12 @@ pub struct MeasureArgs {
     /// Leave the file's bands (TRESS_springBone_band) out: every chain alone
     #[arg(long)]
     pub no_bands: bool,
-    /// Twist flat locks' bones so their bends go through the face (improved solver)
-    #[arg(long)]
+    /// Twist flat locks' bones so their bends go through the face (improved solver; the default)
+    #[arg(long, overrides_with = "no_lock_twist")]
     pub lock_twist: bool,
+    /// Leave the lock twist out
+    #[arg(long, overrides_with = "lock_twist")]
+    pub no_lock_twist: bool,
     /// Measure again with fitted colliders and per-chain contact, and compare penetration
     #[arg(long)]
     pub fit_colliders: bool,
@@ -410,9 +413,15 @@ impl MeasureArgs {
             stretch_meshes: self.meshes.clone().map(|m| m.0).unwrap_or_default(),
             inside_meshes: self.inside_meshes.clone().map(|m| m.0).unwrap_or_default(),
             flat_lock_stiffness: self.flat_lock_stiffness,
-            drape: self.drape,
+            // The last of a --x / --no-x pair wins (clap keeps only it);
+            // neither: the rig's default.
+            drape: on_or_default(self.drape, self.no_drape, MeasureOptions::default().drape),
             bands: !self.no_bands,
-            lock_twist: self.lock_twist,
+            lock_twist: on_or_default(
+                self.lock_twist,
+                self.no_lock_twist,
+                MeasureOptions::default().lock_twist,
+            ),
             rigid_hair: self.rigid_hair,
             wind: tress_core::spring::Wind {
                 direction: self.wind_direction,
@@ -524,6 +533,17 @@ impl FromStr for MeshNames {
 }
 
 /// `--flat-lock-stiffness`: a finite number ≥ 0.
+/// A switch given as `--x` / `--no-x`: whichever was given, else `default`.
+fn on_or_default(on: bool, off: bool, default: bool) -> bool {
+    if on {
+        true
+    } else if off {
+        false
+    } else {
+        default
+    }
+}
+
 fn flat_lock_stiffness(s: &str) -> Result<f32, String> {
     s.parse::<f32>()
         .ok()
@@ -709,9 +729,10 @@ mod tests {
         assert!((o.flat_lock_stiffness - 83.0).abs() < f32::EPSILON);
         assert!(o.drape);
         assert_eq!(a.plot, Some(PathBuf::from("p.png")));
-        // The last of --drape / --no-drape wins; neither: off.
+        // The last of --drape / --no-drape wins; neither: on (the rig's
+        // default). The same for the lock twist.
         for (args, on) in [
-            (&[][..], false),
+            (&[][..], true),
             (&["--no-drape"][..], false),
             (&["--no-drape", "--drape"][..], true),
             (&["--drape", "--no-drape"][..], false),
@@ -720,6 +741,17 @@ mod tests {
                 panic!("does not parse");
             };
             assert_eq!(a.options().drape, on, "{args:?}");
+        }
+        for (args, on) in [
+            (&[][..], true),
+            (&["--no-lock-twist"][..], false),
+            (&["--no-lock-twist", "--lock-twist"][..], true),
+            (&["--lock-twist", "--no-lock-twist"][..], false),
+        ] {
+            let Ok(Command::Measure(a)) = parse(&[&["measure", "a.vrm"][..], args].concat()) else {
+                panic!("does not parse");
+            };
+            assert_eq!(a.options().lock_twist, on, "{args:?}");
         }
     }
 

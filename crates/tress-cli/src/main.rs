@@ -23,7 +23,7 @@
 //!   (default `assets/`); `--check` compares instead of writing and fails
 //!   when the committed files differ from a fresh generation;
 //! - `measure FILE [--solver improved|earlier|vrm] [--fps 30,60,120]
-//!   [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--drape] [--lock-twist] [--no-bands]
+//!   [--meshes NAME,NAME] [--flat-lock-stiffness 1/s] [--no-drape] [--no-lock-twist] [--no-bands]
 //!   [--fit-colliders] [--json OUT.json] [--plot OUT.png]`: hair quality on
 //!   the standard head-motion run (stretch, root fixity, settling,
 //!   penetration, frame-rate invariance); `--fit-colliders` measures again

@@ -262,12 +262,13 @@ typedef struct TressRigOptions {
   bool fit_colliders;
   // VrmCompatible: three-vrm's bone-length quirk.
   bool vrm_length_quirk;
-  // Improved: flat-lock stiffness, 1/s (0: off, the default; 5 with the
+  // Improved: flat-lock stiffness, 1/s (0: off; 5, the default, with the
   // lock twist and drape; 83 for the least stretch and the least swing).
   float flat_lock_stiffness;
-  // Improved: drape over contact.
+  // Improved: drape over contact (on by default).
   bool drape;
-  // Improved: twist flat locks' bones so their bends go through the face.
+  // Improved: twist flat locks' bones so their bends go through the face
+  // (on by default).
   bool lock_twist;
   // Stepping policy.
   struct TressStepConfig config;

@@ -44,12 +44,13 @@ pub struct TressRigOptions {
     pub fit_colliders: bool,
     /// VrmCompatible: three-vrm's bone-length quirk.
     pub vrm_length_quirk: bool,
-    /// Improved: flat-lock stiffness, 1/s (0: off, the default; 5 with the
+    /// Improved: flat-lock stiffness, 1/s (0: off; 5, the default, with the
     /// lock twist and drape; 83 for the least stretch and the least swing).
     pub flat_lock_stiffness: f32,
-    /// Improved: drape over contact.
+    /// Improved: drape over contact (on by default).
     pub drape: bool,
-    /// Improved: twist flat locks' bones so their bends go through the face.
+    /// Improved: twist flat locks' bones so their bends go through the face
+    /// (on by default).
     pub lock_twist: bool,
     /// Stepping policy.
     pub config: TressStepConfig,

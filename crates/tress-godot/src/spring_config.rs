@@ -554,12 +554,14 @@ pub fn configure(hair: &mut TressSpringHair, cfg: &Gd<TressSpringConfig>) -> boo
             // The lock shapes are read from the skinned meshes, which the
             // config does not hold: the importer stores them; a scene
             // imported before it did has none, and flat locks and the lock
-            // twist then do nothing.
+            // twist then do nothing. Both are on by default, and a config
+            // made by hand, or of hair with no ribbon-shaped lock, has none
+            // either: a note, not a warning.
             let flat = hair.base_mut().get("flat_lock_stiffness").try_to::<f32>();
             let twist = hair.base_mut().get("lock_twist").try_to::<bool>();
             let asked = flat.is_ok_and(|f| f > 0.0) || twist.unwrap_or(false);
             if asked && avatar.springs.locks.is_empty() {
-                godot_warn!(
+                godot_print!(
                     "TressSpringHair '{}': flat_lock_stiffness and lock_twist have no effect on hair built from a spring config without lock shapes (reimport the .vrm, or load it with TressAvatar)",
                     hair.base().get_name()
                 );

@@ -48,27 +48,30 @@ pub struct TressSpringHair {
     teleport_distance: f32,
     /// Improved mode: flat locks (ribbon-shaped hair meshes, read from the
     /// skin) resist bending across their width, which is what stretches
-    /// ribbon meshes; 1/s, 0 = off (default). 5 with `lock_twist` and
+    /// ribbon meshes; 1/s, 0 = off. The default, 5, with `lock_twist` and
     /// `drape` cuts ribbon stretch about threefold and keeps most of the
     /// swing; 83 halves that bend every 1/120 s step: the least stretch, but
     /// short locks hardly swing.
     #[export]
     #[var(set = set_flat_lock_stiffness)]
+    #[init(val = tress_rig::spring_rig::SOFT_FLAT_LOCK_STIFFNESS)]
     flat_lock_stiffness: f32,
     /// Improved mode: turn each flat lock's bones about their own segments
     /// so its bends go through its face, where a skinned ribbon does not
-    /// stretch (off by default; moves no joint, only the bone rotations;
+    /// stretch (on by default; moves no joint, only the bone rotations;
     /// needs the skin, as flat locks do; see docs/SOLVER.md, "Lock twist").
     #[export]
     #[var(set = set_lock_twist)]
+    #[init(val = true)]
     lock_twist: bool,
-    /// Improved mode: drape over contact (off by default). Below a segment a
+    /// Improved mode: drape over contact (on by default). Below a segment a
     /// collider pushes, the lock keeps its shape relative to the contact
     /// instead of aiming back into the collider, so long locks bend over
     /// the shoulders and chest instead of kinking at one joint, which
     /// stretches the skinned mesh (see docs/SOLVER.md).
     #[export]
     #[var(set = set_drape)]
+    #[init(val = true)]
     drape: bool,
     /// Hold the file's bands (`TRESS_springBone_band`: neighbouring chains,
     /// a skirt's, kept to their rest spacing so the cloth between them

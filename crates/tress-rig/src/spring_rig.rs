@@ -30,11 +30,11 @@ pub type AvatarWorld = SpringWorld<1024, 96, 64, 32>;
 /// still (the built-in bangs swing 0.8 cm instead of 5.7).
 pub const RECOMMENDED_FLAT_LOCK_STIFFNESS: f32 = 83.0;
 
-/// A soft flat-lock stiffness, 1/s: with the lock twist and drape the
-/// built-in avatar's locks stretch 5.6 % at p99 instead of 19.0 % while
-/// every lock keeps at least 60 % of its swing (docs/QUALITY.md; 6/s and
-/// up take the side locks under 60 %). Not the default yet
-/// (docs/SOLVER.md, "Lock twist").
+/// The default flat-lock stiffness, 1/s: with the lock twist and drape
+/// (also on by default) the built-in avatar's locks stretch 5.6 % at p99
+/// instead of 19.0 % while every lock keeps at least 60 % of its swing
+/// (docs/QUALITY.md; 6/s takes the layered avatar's back locks, 7/s the
+/// side locks, under 60 %).
 pub const SOFT_FLAT_LOCK_STIFFNESS: f32 = 5.0;
 
 /// How to build the rig.
@@ -54,17 +54,17 @@ pub struct RigOptions {
     pub vrm_length_quirk: bool,
     /// Improved mode: how fast a flat lock's bend across its width relaxes,
     /// 1/s, for bones whose skinned lock is flat ([`crate::flat_locks`]);
-    /// 0 (the default) is off. [`SOFT_FLAT_LOCK_STIFFNESS`] with the lock
+    /// 0 is off. The default, [`SOFT_FLAT_LOCK_STIFFNESS`], with the lock
     /// twist and drape keeps the swing; [`RECOMMENDED_FLAT_LOCK_STIFFNESS`]
     /// halves that bend every 1/120 s step: the least stretch, and the least
     /// swing (`docs/SOLVER.md`, "Flat locks").
     pub flat_lock_stiffness: f32,
-    /// Improved mode: drape over contact ([`ChainDesc::drape`]); off by
+    /// Improved mode: drape over contact ([`ChainDesc::drape`]); on by
     /// default.
     pub drape: bool,
     /// Improved mode: twist each flat lock's bone outputs so its bends go
     /// through its face ([`ChainDesc::twist`]; the width axes from
-    /// [`crate::flat_locks`]); off by default. Moves no joint.
+    /// [`crate::flat_locks`]); on by default. Moves no joint.
     pub lock_twist: bool,
     /// Hold the file's bands (`TRESS_springBone_band`: neighbouring chains
     /// kept to their rest spacing, `tress_core::spring::band`); on by
@@ -81,9 +81,9 @@ impl Default for RigOptions {
             contact: ContactMode::Segment,
             tail_chains: 0,
             vrm_length_quirk: false,
-            flat_lock_stiffness: 0.0,
-            drape: false,
-            lock_twist: false,
+            flat_lock_stiffness: SOFT_FLAT_LOCK_STIFFNESS,
+            drape: true,
+            lock_twist: true,
             bands: true,
             config: StepConfig::default(),
         }

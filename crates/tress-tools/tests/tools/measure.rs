@@ -103,11 +103,55 @@ fn built_in_avatar_improved_settles_keeps_roots_and_agrees_across_frame_rates() 
     }
 }
 
-/// Issue #6, acceptance 1: the layered variant's p99 edge stretch at most
-/// 10 % with the improved solver's flat locks and drape over contact, no
-/// hair inside the body at 30 and 120 fps.
+/// Issue #25: the defaults (flat locks at 5/s, drape, the lock twist) take
+/// the built-in avatar's p99 edge stretch from 19.0 % (all three off) to
+/// 5.56 % (measured 2026-12-05 by `tress measure`; the issue's target is 5 %,
+/// not met yet), with no hair inside the body and every lock keeping at
+/// least 60 % of the swing it has with the three off.
 #[test]
-fn layered_avatar_meets_its_stretch_target_with_flat_locks_and_drape() {
+fn the_defaults_cut_ribbon_stretch_and_keep_the_swing() {
+    let a = built_in();
+    let at = |o: MeasureOptions| {
+        let r = measure(&a, &MeasureOptions { fps: vec![30], ..o }).expect("measures");
+        r.runs.into_iter().next().expect("one run")
+    };
+    let (on, off) = (
+        at(MeasureOptions::default()),
+        at(MeasureOptions {
+            flat_lock_stiffness: 0.0,
+            drape: false,
+            lock_twist: false,
+            ..MeasureOptions::default()
+        }),
+    );
+    let (s_on, s_off) = (on.stretch.unwrap(), off.stretch.unwrap());
+    println!(
+        "p99 {:.2} % by default, {:.2} % without",
+        s_on.p99_percent, s_off.p99_percent
+    );
+    assert!(s_on.finite && s_on.p99_percent < 6.0, "{s_on:?}");
+    assert!(
+        s_off.p99_percent > 15.0,
+        "the check has no teeth: {s_off:?}"
+    );
+    assert_eq!(on.penetration.unwrap().vertices_inside, 0);
+    assert_eq!(on.swing.per_chain.len(), 8);
+    for ((name, a), (_, b)) in on.swing.per_chain.iter().zip(&off.swing.per_chain) {
+        println!(
+            "{name}: swing {:.1} cm, {:.1} without",
+            a * 100.0,
+            b * 100.0
+        );
+        assert!(*a >= 0.6 * b, "{name} swings {a} m, {b} m without");
+    }
+}
+
+/// Issue #6, acceptance 1: the layered variant's p99 edge stretch at most
+/// 10 %, no hair inside the body at 30 and 120 fps: with the defaults
+/// (7.78 % / 8.22 % measured 2026-12-05 by `tress measure`; it was 19.8 %
+/// before flat locks, drape and the lock twist were the defaults).
+#[test]
+fn layered_avatar_meets_its_stretch_target_by_default() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../assets/tress_avatar_layered.vrm"
@@ -115,8 +159,6 @@ fn layered_avatar_meets_its_stretch_target_with_flat_locks_and_drape() {
     let a = tress_vrm::load_path(path).expect("assets/tress_avatar_layered.vrm loads");
     let opts = MeasureOptions {
         fps: vec![30, 120],
-        flat_lock_stiffness: 83.0,
-        drape: true,
         ..MeasureOptions::default()
     };
     let r = measure(&a, &opts).expect("measures");
