@@ -729,29 +729,29 @@ mod tests {
         assert!((o.flat_lock_stiffness - 83.0).abs() < f32::EPSILON);
         assert!(o.drape);
         assert_eq!(a.plot, Some(PathBuf::from("p.png")));
-        // The last of --drape / --no-drape wins; neither: on (the rig's
-        // default). The same for the lock twist.
-        for (args, on) in [
-            (&[][..], true),
-            (&["--no-drape"][..], false),
-            (&["--no-drape", "--drape"][..], true),
-            (&["--drape", "--no-drape"][..], false),
+        // The last of --x / --no-x wins; neither: on (the rig's default).
+        let drape = |o: &MeasureOptions| o.drape;
+        let twist = |o: &MeasureOptions| o.lock_twist;
+        for (on_flag, off_flag, get) in [
+            (
+                "--drape",
+                "--no-drape",
+                &drape as &dyn Fn(&MeasureOptions) -> bool,
+            ),
+            ("--lock-twist", "--no-lock-twist", &twist),
         ] {
-            let Ok(Command::Measure(a)) = parse(&[&["measure", "a.vrm"][..], args].concat()) else {
-                panic!("does not parse");
-            };
-            assert_eq!(a.options().drape, on, "{args:?}");
-        }
-        for (args, on) in [
-            (&[][..], true),
-            (&["--no-lock-twist"][..], false),
-            (&["--no-lock-twist", "--lock-twist"][..], true),
-            (&["--lock-twist", "--no-lock-twist"][..], false),
-        ] {
-            let Ok(Command::Measure(a)) = parse(&[&["measure", "a.vrm"][..], args].concat()) else {
-                panic!("does not parse");
-            };
-            assert_eq!(a.options().lock_twist, on, "{args:?}");
+            for (args, on) in [
+                (&[][..], true),
+                (&[off_flag][..], false),
+                (&[off_flag, on_flag][..], true),
+                (&[on_flag, off_flag][..], false),
+            ] {
+                let Ok(Command::Measure(a)) = parse(&[&["measure", "a.vrm"][..], args].concat())
+                else {
+                    panic!("does not parse");
+                };
+                assert_eq!(get(&a.options()), on, "{args:?}");
+            }
         }
     }
 
