@@ -19,7 +19,8 @@ pub struct JointDesc {
     pub offset: Vec3,
     /// Physics parameters.
     pub params: JointParams,
-    /// A flat lock's resistance to bending across its width (off by default).
+    /// A flat lock's resistance to bending across its width (off in a bare
+    /// description; a rig built from a skinned avatar turns it on).
     pub flat: FlatLock,
 }
 
@@ -82,7 +83,8 @@ pub struct ChainDesc {
     /// childless end). three-vrm measures such a bone's length from its own
     /// current matrix, so the length quirk does not apply to it.
     pub virtual_tail: bool,
-    /// Improved mode: drape over contact (off by default). A segment a
+    /// Improved mode: drape over contact (off in a bare description; on in
+    /// a rig built from an avatar, `tress_rig`'s default). A segment a
     /// collider pushes passes its turn on: the segments below it aim along
     /// it bent by their rest angles instead of along the rest arc carried
     /// by the frame, and its parent takes a share of the turn, so the lock
@@ -92,8 +94,8 @@ pub struct ChainDesc {
     /// Improved mode: twist each bone's output about its own segment so the
     /// bends at its joints pass through its flat lock's face (the joints'
     /// [`FlatLock::width_axis`]) rather than across its width, where a
-    /// skinned ribbon stretches (off by default; `docs/SOLVER.md`, "Lock
-    /// twist"). Moves no joint: the simulation is the same, only the bone
+    /// skinned ribbon stretches (off in a bare description, on in a rig
+    /// built from an avatar; `docs/SOLVER.md`, "Lock twist"). Moves no joint: the simulation is the same, only the bone
     /// rotations written out differ. Ignored on a chain with angle limits or
     /// in a band.
     pub twist: bool,
