@@ -532,7 +532,6 @@ impl FromStr for MeshNames {
     }
 }
 
-/// `--flat-lock-stiffness`: a finite number ≥ 0.
 /// A switch given as `--x` / `--no-x`: whichever was given, else `default`.
 fn on_or_default(on: bool, off: bool, default: bool) -> bool {
     if on {
@@ -544,6 +543,7 @@ fn on_or_default(on: bool, off: bool, default: bool) -> bool {
     }
 }
 
+/// `--flat-lock-stiffness`: a finite number ≥ 0.
 fn flat_lock_stiffness(s: &str) -> Result<f32, String> {
     s.parse::<f32>()
         .ok()

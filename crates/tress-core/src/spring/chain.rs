@@ -95,9 +95,9 @@ pub struct ChainDesc {
     /// bends at its joints pass through its flat lock's face (the joints'
     /// [`FlatLock::width_axis`]) rather than across its width, where a
     /// skinned ribbon stretches (off in a bare description, on in a rig
-    /// built from an avatar; `docs/SOLVER.md`, "Lock twist"). Moves no joint: the simulation is the same, only the bone
-    /// rotations written out differ. Ignored on a chain with angle limits or
-    /// in a band.
+    /// built from an avatar; `docs/SOLVER.md`, "Lock twist"). Moves no
+    /// joint: the simulation is the same, only the bone rotations written
+    /// out differ. Ignored on a chain with angle limits or in a band.
     pub twist: bool,
 }
 
