@@ -438,17 +438,86 @@ struct Walk {
     o: Vec3,
     /// The same before this substep.
     o_prev: Vec3,
-    /// Drape over contact (`ChainDesc::drape`): how far this segment aims
-    /// along its parent's actual direction turned by their rest angle
-    /// (`bend_from` → `bend_to`: the parent's carried rest direction → its
-    /// actual direction) instead of along the carried rest arc.
-    /// Whole-segment contact pushes a segment out of a collider the carried
-    /// arc runs into; if its child kept aiming at the arc it would be pushed
-    /// out again on its own, and the lock would bend sharply at single
-    /// joints, which linear blend skinning turns into edge stretch.
-    drape: Real,
+    drape: Drape,
+}
+
+/// Drape over contact (`ChainDesc::drape`), as the walk down a chain
+/// carries it: how far this segment aims along its parent's actual
+/// direction turned by their rest angle (`bend_from` → `bend_to`: the
+/// parent's carried rest direction → its actual direction) instead of along
+/// the carried rest arc. Whole-segment contact pushes a segment out of a
+/// collider the carried arc runs into; if its child kept aiming at the arc
+/// it would be pushed out again on its own, and the lock would bend sharply
+/// at single joints, which linear blend skinning turns into edge stretch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Drape {
+    share: Real,
     bend_from: Vec3,
     bend_to: Vec3,
+}
+
+/// The turn joint `i`'s child passes up to it: where a collider pushed the
+/// child off its carried rest direction in the last substep, this segment
+/// takes `DRAPE_UP` of that turn, so the bend at the top of a contact is
+/// shared with the joint above. The child's `pushed` fades the share in.
+#[inline(always)]
+pub(crate) fn drape_up(
+    joints: &[Joint],
+    i: usize,
+    frame: &Pose,
+    s: Real,
+) -> Option<(Vec3, Vec3, Real)> {
+    match joints.get(i + 1) {
+        Some(c) if c.pushed > 0.0 && c.len0 > 0.0 => {
+            let w = (c.pushed * (1.0 / FLAT_CONTACT_FADE)).min(1.0) * DRAPE_UP;
+            let from = rotate(frame.rot, c.rest_vec) * (1.0 / c.len0);
+            let to = (c.x - joints[i].x) * (1.0 / (c.len0 * s).max(Real::MIN_POSITIVE));
+            Some((from, to, w))
+        }
+        _ => None,
+    }
+}
+
+impl Drape {
+    /// Where a segment whose carried rest vector is `carried` aims: turned
+    /// by the drape from above and by `up`, the share from below.
+    #[inline(always)]
+    pub(crate) fn aim(&self, carried: Vec3, up: Option<(Vec3, Vec3, Real)>) -> Vec3 {
+        let mut rest = carried;
+        if self.share > 0.0 {
+            let (along, share) = turn_by_arc(self.bend_from, self.bend_to, rest);
+            rest += (along - rest) * (self.share * share);
+        }
+        if let Some((from, to, w)) = up {
+            let (along, share) = turn_by_arc(from, to, rest);
+            rest += (along - rest) * (w * share);
+        }
+        rest
+    }
+
+    /// Takes in a segment `o → xh` (`len` long, carried rest vector
+    /// `carried`) that colliders pushed by `pushed` (scaled by `s`) this
+    /// substep. The drape fades in with the push's size, like the
+    /// flat-lock release, so a contact that rounding toggles changes the
+    /// step by rounding only; a draped segment passes its drape on whole:
+    /// the rest of the lock keeps its shape below the contact.
+    #[inline(always)]
+    pub(crate) fn pass_on(
+        &mut self,
+        carried: Vec3,
+        o: Vec3,
+        xh: Vec3,
+        len: Real,
+        pushed: Real,
+        s: Real,
+    ) {
+        if len > 0.0 {
+            let contact = (pushed / (s * FLAT_CONTACT_FADE).max(Real::MIN_POSITIVE)).min(1.0);
+            self.share = contact.max(self.share);
+            self.bend_from = carried.normalize_or_zero();
+            self.bend_to = (xh - o) * (1.0 / len);
+        }
+    }
 }
 
 /// One Improved or Earlier substep of a chain hanging from `frame`.
@@ -519,25 +588,11 @@ pub(crate) fn step_chain_draped(
     let mut walk = Walk {
         o,
         o_prev: chain.root_prev,
-        drape: 0.0,
-        bend_from: Vec3::ZERO,
-        bend_to: Vec3::ZERO,
+        drape: Drape::default(),
     };
     chain.root_prev = o;
     for i in 0..joints.len() {
-        // The child as the last substep left it: where a collider pushed it
-        // off its carried rest direction, this segment takes `DRAPE_UP` of
-        // that turn, so the bend at the top of a contact is shared with the
-        // joint above. The child's `pushed` fades the share in, as below.
-        let up = match joints.get(i + 1) {
-            Some(c) if c.pushed > 0.0 && c.len0 > 0.0 => {
-                let w = (c.pushed * (1.0 / FLAT_CONTACT_FADE)).min(1.0) * DRAPE_UP;
-                let from = rotate(frame.rot, c.rest_vec) * (1.0 / c.len0);
-                let to = (c.x - joints[i].x) * (1.0 / (c.len0 * s).max(Real::MIN_POSITIVE));
-                Some((from, to, w))
-            }
-            _ => None,
-        };
+        let up = drape_up(joints, i, frame, s);
         step_draped_joint(&mut joints[i], up, &mut walk, &chain.desc, frame, ctx);
     }
 }
@@ -558,15 +613,7 @@ fn step_draped_joint(
     let o = walk.o;
     let len = j.len0 * s;
     let carried = rotate(frame.rot, j.rest_vec);
-    let mut rest = carried;
-    if walk.drape > 0.0 {
-        let (along, share) = turn_by_arc(walk.bend_from, walk.bend_to, rest);
-        rest += (along - rest) * (walk.drape * share);
-    }
-    if let Some((from, to, w)) = up {
-        let (along, share) = turn_by_arc(from, to, rest);
-        rest += (along - rest) * (w * share);
-    }
+    let rest = walk.drape.aim(carried, up);
     let y = predicted_end(j, o, rest, s, frame, true);
     let xh = project(o, y, len, rest);
     let mut v = (xh - j.x) * INV_H;
@@ -590,16 +637,7 @@ fn step_draped_joint(
         )
     };
     j.pushed = pushed / s.max(Real::MIN_POSITIVE);
-    if len > 0.0 {
-        // Fades in with the push's size, like the flat-lock release, so a
-        // contact that rounding toggles changes the step by rounding only.
-        // A draped segment passes its drape on whole: the rest of the lock
-        // keeps its shape below the contact.
-        let contact = (pushed / (s * FLAT_CONTACT_FADE).max(Real::MIN_POSITIVE)).min(1.0);
-        walk.drape = contact.max(walk.drape);
-        walk.bend_from = carried.normalize_or_zero();
-        walk.bend_to = (xh - o) * (1.0 / len);
-    }
+    walk.drape.pass_on(carried, o, xh, len, pushed, s);
     walk.o_prev = j.x;
     j.x = xh;
     j.v = v;

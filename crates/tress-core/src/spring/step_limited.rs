@@ -15,12 +15,14 @@ use super::chain::{Chain, Joint};
 use super::limit::{LimitSlot, clamp_end, limit_end};
 use super::output::{segment_rotation, segment_rotation_known_length};
 use super::params::Mode;
-use super::step::{INV_H, StepCtx, predicted_end, project, resolve_contacts_then};
+use super::step::{Drape, INV_H, StepCtx, drape_up, predicted_end, project, resolve_contacts_then};
 use crate::math::quat::{self, rotate};
 use crate::math::{Pose, Quat, Real, Vec3};
 
 /// One Improved or Earlier substep of a chain whose joints carry `limits`
-/// (one slot per joint). Drape over contact is not combined with limits.
+/// (one slot per joint), with drape over contact where the chain asks for
+/// it (Improved): the drape turns where a segment aims, the limit then
+/// bounds where it ends.
 pub(crate) fn step_chain_limited(
     chain: &mut Chain,
     joints: &mut [Joint],
@@ -34,9 +36,22 @@ pub(crate) fn step_chain_limited(
     let mut o_prev = chain.root_prev;
     chain.root_prev = o;
     let mut parent_w = frame.rot;
-    for (j, slot) in joints.iter_mut().zip(limits) {
+    let draped = !earlier && chain.desc.drape;
+    let mut drape = Drape::default();
+    for (i, slot) in limits.iter().enumerate().take(joints.len()) {
+        let up = if draped {
+            drape_up(joints, i, frame, s)
+        } else {
+            None
+        };
+        let j = &mut joints[i];
         let len = j.len0 * s;
-        let (rest, base) = rest_and_base(earlier, frame, parent_w, j);
+        let (carried, base) = rest_and_base(earlier, frame, parent_w, j);
+        let rest = if draped {
+            drape.aim(carried, up)
+        } else {
+            carried
+        };
         let y = predicted_end(j, o, rest, s, frame, !earlier);
         let mut xh = project(o, y, len, rest);
         // After the inertia update; the velocity is rebuilt from the
@@ -62,8 +77,11 @@ pub(crate) fn step_chain_limited(
                 |x, v| limit_end(slot, parent_w, o, x, len, v),
             );
         }
-        if j.lateral_keep < 1.0 {
+        if draped || j.lateral_keep < 1.0 {
             j.pushed = pushed / s.max(Real::MIN_POSITIVE);
+        }
+        if draped {
+            drape.pass_on(carried, o, xh, len, pushed, s);
         }
         o_prev = j.x;
         j.x = xh;
