@@ -143,6 +143,9 @@ pub struct SpringRig {
     /// The live multipliers every joint's values carry
     /// ([`crate::param_scales`]); one when built.
     pub(crate) scales: crate::param_scales::ParamScales,
+    /// Whether the build read the locks' shapes (their width axes), which
+    /// flat locks and the lock twist need.
+    pub(crate) lock_shapes: bool,
 }
 
 /// The pose of a frame's node in `world` (all nodes' world matrices); the
@@ -255,6 +258,7 @@ impl SpringRig {
             chains: Vec::new(),
             notes: Vec::new(),
             scales: crate::param_scales::ParamScales::ONE,
+            lock_shapes: opts.flat_lock_stiffness > 0.0 || opts.lock_twist,
         };
         let cap = |e: SetupError, what: &str| match e {
             SetupError::Capacity => RigError::Capacity(what.to_owned()),
@@ -474,6 +478,29 @@ impl SpringRig {
         Ok(Some((attachment, root_offset, joints, nodes)))
     }
 
+    /// Applies `opts`' flat-lock stiffness, drape and lock twist to every
+    /// chain of the running world, keeping the hair's motion (no reset).
+    /// Returns `false`, changing nothing, where they need the locks' shapes
+    /// and the rig was built without them (flat locks and the twist both
+    /// off): build it again with `opts` then.
+    pub fn set_lock_options(&mut self, opts: &RigOptions) -> bool {
+        if (opts.flat_lock_stiffness > 0.0 || opts.lock_twist) && !self.lock_shapes {
+            return false;
+        }
+        for c in &self.chains {
+            let Ok(mut desc) = self.world.chain_desc(c.index) else {
+                continue;
+            };
+            desc.drape = opts.drape;
+            desc.twist = opts.lock_twist;
+            let _ = self.world.set_chain_desc(c.index, desc);
+            let _ = self
+                .world
+                .set_flat_lock_stiffness(c.index, opts.flat_lock_stiffness);
+        }
+        true
+    }
+
     /// Replaces the angle limits of rig chain `chain` (index into
     /// [`chains`](Self::chains)) with `limit`: one limit on every joint, none,
     /// or the file's own (`VRMC_springBone_limit`). The state is kept.
@@ -642,5 +669,64 @@ mod tests {
                 assert!((len - rest_len).abs() <= 1e-5 * rest_len.max(1.0) + 1e-6);
             }
         }
+    }
+
+    #[test]
+    fn lock_options_change_live_as_if_built_with_them() {
+        // Built with the lock shapes read but every lock option off, then
+        // given the defaults live before the first step: the very outputs
+        // of a rig built with the defaults, every frame of a turn. Then off
+        // again live, mid-turn, from the same state as a default rig turned
+        // off at that frame: the two agree again. A rig built without the
+        // shapes refuses (it must be rebuilt).
+        let a = built_in();
+        let off = RigOptions {
+            flat_lock_stiffness: 0.0,
+            drape: false,
+            lock_twist: false,
+            ..RigOptions::default()
+        };
+        let shapes_only = RigOptions {
+            lock_twist: true,
+            ..off
+        };
+        let mut plain = SpringRig::build(&a, &off).expect("rig");
+        assert!(!plain.set_lock_options(&RigOptions::default()));
+        assert!(plain.set_lock_options(&off), "nothing to read for all off");
+        let mut built = SpringRig::build(&a, &RigOptions::default()).expect("rig");
+        let mut live = SpringRig::build(&a, &shapes_only).expect("rig");
+        assert!(live.set_lock_options(&RigOptions::default()));
+        let rest = built.rest_poses(&a);
+        let turn = |f: usize| -> Vec<Pose> {
+            let yaw = 1.0 * ops::sin(f as f32 * 0.1);
+            let q = tress_core::math::Quat::from_rotation_y(yaw);
+            rest.iter()
+                .map(|p| Pose::new(quat::rotate(q, p.pos), quat::mul(q, p.rot)))
+                .collect()
+        };
+        let outputs = |rig: &SpringRig| -> Vec<JointOutput> {
+            (0..rig.chains.len()).flat_map(|c| rig.outputs(c)).collect()
+        };
+        let mut moved = 0.0f32;
+        for f in 0..120 {
+            let poses = turn(f);
+            for rig in [&mut built, &mut live] {
+                rig.set_frame_poses(&poses);
+                rig.advance(1.0 / 60.0);
+            }
+            let (b, l) = (outputs(&built), outputs(&live));
+            assert_eq!(b, l, "frame {f}");
+            moved = moved.max((b[0].tail - outputs(&plain)[0].tail).length());
+            plain.set_frame_poses(&poses);
+            plain.advance(1.0 / 60.0);
+        }
+        assert!(moved > 1e-3, "the options changed nothing: {moved} m");
+        // Off again mid-turn: the hair stays where it is (no reset); only
+        // the bone rolls the twist chose go back to the shortest arc.
+        let tails =
+            |rig: &SpringRig| -> Vec<Vec3> { outputs(rig).iter().map(|o| o.tail).collect() };
+        let before = tails(&live);
+        assert!(live.set_lock_options(&off));
+        assert_eq!(tails(&live), before);
     }
 }

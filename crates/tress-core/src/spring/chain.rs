@@ -187,16 +187,6 @@ impl Joint {
         } else {
             Vec3::ZERO
         };
-        let lateral = if desc.flat.stiffness.is_finite() && desc.flat.stiffness > 0.0 {
-            face
-        } else {
-            Vec3::ZERO
-        };
-        let lateral_keep = if lateral == Vec3::ZERO {
-            1.0
-        } else {
-            crate::math::ops::exp(-desc.flat.stiffness * super::params::H)
-        };
         let half_width = if desc.flat.half_width.is_finite() {
             desc.flat.half_width.max(0.0)
         } else {
@@ -205,8 +195,8 @@ impl Joint {
         let mut joint = Self {
             face,
             half_width,
-            lateral,
-            lateral_keep,
+            lateral: Vec3::ZERO,
+            lateral_keep: 1.0,
             pushed: 0.0,
             params,
             c_v: 0.0,
@@ -226,7 +216,20 @@ impl Joint {
             anim_rot: rest_rot,
         };
         joint.refresh_coefficients();
+        joint.set_flat_stiffness(desc.flat.stiffness);
         joint
+    }
+
+    /// Makes this joint a flat lock relaxing at `per_second` (0 or not
+    /// finite: none) where it has a width axis (`face`); the state is kept.
+    pub(crate) fn set_flat_stiffness(&mut self, per_second: Real) {
+        let on = per_second.is_finite() && per_second > 0.0 && self.face != Vec3::ZERO;
+        self.lateral = if on { self.face } else { Vec3::ZERO };
+        self.lateral_keep = if on {
+            crate::math::ops::exp(-per_second * super::params::H)
+        } else {
+            1.0
+        };
     }
 
     /// Recomputes the per-step factors from `params`.

@@ -446,6 +446,25 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         Ok(())
     }
 
+    /// Sets how fast every flat lock of a chain relaxes its bend across its
+    /// width, 1/s (`FlatLock::stiffness`; 0 turns them off), without a
+    /// reset. Only joints given a width axis when the chain was added
+    /// (`FlatLock::width_axis`) can be flat locks; the others stay round.
+    pub fn set_flat_lock_stiffness(
+        &mut self,
+        chain: usize,
+        per_second: Real,
+    ) -> Result<(), SetupError> {
+        self.stale_outputs();
+        let c = *self.chains.get(chain).ok_or(SetupError::BadIndex)?;
+        let joints = &mut self.joints[c.start..c.start + c.len];
+        for j in joints.iter_mut() {
+            j.set_flat_stiffness(per_second);
+        }
+        self.chains[chain].flat = joints.iter().any(|j| j.lateral_keep < 1.0);
+        Ok(())
+    }
+
     /// Changes a chain's description (mode, contact, mask, …) without a
     /// reset. The frame, root offset and center keep their old values when
     /// the new ones are invalid.

@@ -143,3 +143,75 @@ fn a_flat_lock_is_bit_identical_across_frame_rates() {
         assert_eq!(r, &runs[0]);
     }
 }
+
+#[test]
+fn the_stiffness_changes_live_as_if_built_with_it() {
+    // A lock built with width axes but no stiffness, shaken across its
+    // width, then given 83/s mid-run without a reset: from that substep on it
+    // must step exactly as a lock built at 83/s from the same state, and the
+    // change itself must move nothing. Back to 0 it must step as a round
+    // lock again. A lock built without width axes stays round.
+    let flat_at = |stiffness: Real| {
+        straight_lock(
+            N,
+            LEN,
+            FlatLock {
+                width_axis: Vec3::X,
+                stiffness,
+                half_width: 0.0,
+            },
+            false,
+        )
+    };
+    let shake = |w: &mut World, f: u32| {
+        let t = f as Real / 120.0;
+        w.set_frame_pose(
+            0,
+            Pose::new(Vec3::X * (0.06 * ops::sin(12.0 * t)), Quat::IDENTITY),
+        );
+        w.advance(1.0 / 120.0);
+    };
+    let mut live = flat_at(0.0);
+    for f in 1..=40 {
+        shake(&mut live, f);
+    }
+    let before = tails(&live);
+    live.set_flat_lock_stiffness(0, 83.0).unwrap();
+    assert_eq!(tails(&live), before, "setting the stiffness moved the lock");
+    let mut off_again = live.clone();
+    off_again.set_flat_lock_stiffness(0, 0.0).unwrap();
+    let mut round = flat_at(0.0);
+    for f in 1..=40 {
+        shake(&mut round, f);
+    }
+    for f in 41..=120 {
+        shake(&mut live, f);
+        shake(&mut off_again, f);
+        shake(&mut round, f);
+    }
+    assert_eq!(tails(&off_again), tails(&round), "0 again must be round");
+    assert!(
+        max_dev(&tails(&live), &tails(&round)) > 1e-3,
+        "83/s set live changed nothing"
+    );
+    // Built at 83/s from the start and switched live at 0 → 83 on the very
+    // first substep: the same path.
+    let mut built = flat_at(83.0);
+    let mut switched = flat_at(0.0);
+    switched.set_flat_lock_stiffness(0, 83.0).unwrap();
+    for f in 1..=120 {
+        shake(&mut built, f);
+        shake(&mut switched, f);
+        assert_eq!(tails(&switched), tails(&built), "substep {f}");
+    }
+    // No width axes: nothing to make flat.
+    let mut plain = straight_lock(N, LEN, FlatLock::default(), false);
+    let mut plain_set = plain.clone();
+    plain_set.set_flat_lock_stiffness(0, 83.0).unwrap();
+    for f in 1..=60 {
+        shake(&mut plain, f);
+        shake(&mut plain_set, f);
+    }
+    assert_eq!(tails(&plain_set), tails(&plain));
+    assert!(live.set_flat_lock_stiffness(7, 1.0).is_err());
+}
