@@ -54,14 +54,23 @@ func run(tree: SceneTree) -> String:
 	if max_lag < 0.01:
 		return "the tip never lagged the head (max %f m): is the hair simulated?" % max_lag
 	print("front lock tip lagged the rigid pose by up to %.3f m" % max_lag)
-	# Drape, soft flat locks and the lock twist switched on at run time: the
-	# rig is rebuilt and keeps roots on the head and bone lengths while the
-	# head turns (the twist moves no joint).
-	hair.drape = true
-	hair.flat_lock_stiffness = 5.0
-	hair.lock_twist = true
-	if not (hair.drape and hair.lock_twist):
-		return "drape or lock_twist did not switch on"
+	# The lock options changed mid-turn take effect live: every tip stays
+	# exactly where the last update left it (a rebuild would put the hair
+	# back at rest), off and on again.
+	for step in [["drape", false], ["flat_lock_stiffness", 0.0], ["lock_twist", false], ["drape", true], ["flat_lock_stiffness", 5.0], ["lock_twist", true]]:
+		var tips_before := _tips(hair)
+		hair.set(step[0], step[1])
+		var tips_after := _tips(hair)
+		for i in tips_before.size():
+			if tips_before[i].distance_to(tips_after[i]) > 1e-6:
+				return "setting %s to %s moved tip %d by %f m: the hair was reset" % [step[0], step[1], i, tips_before[i].distance_to(tips_after[i])]
+		skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, deg_to_rad(30.0)))
+		await tree.process_frame
+	# With drape, soft flat locks and the lock twist on, the rig keeps roots
+	# on the head and bone lengths while the head turns (the twist moves no
+	# joint).
+	if not (hair.drape and hair.lock_twist and hair.flat_lock_stiffness == 5.0):
+		return "drape, flat locks or lock_twist did not switch on"
 	for f in 60:
 		skel.set_bone_pose_rotation(head, Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * f / 60.0)))
 		await tree.process_frame
@@ -82,3 +91,11 @@ func run(tree: SceneTree) -> String:
 	await tree.process_frame
 	avatar.queue_free()
 	return ""
+
+## Every joint's tail as the last update left it (zero past a chain's end).
+func _tips(hair: TressSpringHair) -> Array[Vector3]:
+	var out: Array[Vector3] = []
+	for c in hair.chain_count():
+		for j in 8:
+			out.append(hair.get_joint_tail(c, j))
+	return out

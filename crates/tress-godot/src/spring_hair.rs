@@ -875,7 +875,8 @@ impl TressSpringHair {
         }
     }
 
-    /// Sets the flat-lock stiffness (rebuilds a configured rig).
+    /// Sets the flat-lock stiffness; the hair keeps its motion (one built
+    /// with flat locks and the lock twist both off is rebuilt from rest).
     #[func]
     pub fn set_flat_lock_stiffness(&mut self, per_second: f32) {
         self.flat_lock_stiffness = if per_second.is_finite() {
@@ -883,27 +884,22 @@ impl TressSpringHair {
         } else {
             0.0
         };
-        if self.avatar.is_some() {
-            self.rebuild();
-        }
+        self.push_lock_options();
     }
 
-    /// Turns the lock twist on or off (rebuilds a configured rig).
+    /// Turns the lock twist on or off; the hair keeps its motion (one built
+    /// with flat locks and the lock twist both off is rebuilt from rest).
     #[func]
     pub fn set_lock_twist(&mut self, on: bool) {
         self.lock_twist = on;
-        if self.avatar.is_some() {
-            self.rebuild();
-        }
+        self.push_lock_options();
     }
 
-    /// Turns drape over contact on or off (rebuilds a configured rig).
+    /// Turns drape over contact on or off; the hair keeps its motion.
     #[func]
     pub fn set_drape(&mut self, on: bool) {
         self.drape = on;
-        if self.avatar.is_some() {
-            self.rebuild();
-        }
+        self.push_lock_options();
     }
 
     /// Turns the file's bands on or off (rebuilds a configured rig).
@@ -1389,6 +1385,21 @@ impl TressSpringHair {
     }
 
     /// Hands the three scale properties to the running rig (state kept).
+    /// The lock options into the running rig, keeping the hair's motion; a
+    /// rig built without the lock shapes (flat locks and the twist both
+    /// off when it was built) is rebuilt instead, from rest.
+    fn push_lock_options(&mut self) {
+        crowd::settle(self);
+        let opts = self.rig_options();
+        let live = self
+            .rig
+            .as_mut()
+            .is_some_and(|rig| rig.set_lock_options(&opts));
+        if !live && self.avatar.is_some() {
+            self.rebuild();
+        }
+    }
+
     fn push_param_scales(&mut self) {
         crowd::settle(self);
         let scales = ParamScales {
