@@ -1384,7 +1384,6 @@ impl TressSpringHair {
         ok
     }
 
-    /// Hands the three scale properties to the running rig (state kept).
     /// The lock options into the running rig, keeping the hair's motion; a
     /// rig built without the lock shapes (flat locks and the twist both
     /// off when it was built) is rebuilt instead, from rest.
@@ -1400,6 +1399,7 @@ impl TressSpringHair {
         }
     }
 
+    /// Hands the three scale properties to the running rig (state kept).
     fn push_param_scales(&mut self) {
         crowd::settle(self);
         let scales = ParamScales {
