@@ -566,6 +566,17 @@ enum TressStatus tress_avatar_set_chain_mode(struct TressAvatar avatar,
                                              uint32_t mode,
                                              uint32_t contact);
 
+// Sets the lock options of every chain as `TressRigOptions` names them
+// (`flat_lock_stiffness` in 1/s, 0 off; `drape`; `lock_twist`), keeping the
+// hair's motion. `InvalidArgument` (nothing changed) for a stiffness that
+// is negative or not finite, or for turning flat locks or the twist on in
+// an avatar loaded with both off: its rig did not read the locks' shapes;
+// load it again with them on.
+enum TressStatus tress_avatar_set_lock_options(struct TressAvatar avatar,
+                                               float flat_lock_stiffness,
+                                               bool drape,
+                                               bool lock_twist);
+
 // Sets the teleport threshold (see `tress_spring_set_teleport_distance`).
 enum TressStatus tress_avatar_set_teleport_distance(struct TressAvatar avatar, float distance);
 

@@ -11,7 +11,9 @@ use core::ffi::c_char;
 use tress_core::math::Pose;
 use tress_core::spring::ChainDesc;
 use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
-use tress_rig::spring_rig::{RigError, RigOptions, SpringRig};
+use tress_rig::spring_rig::{
+    RigError, RigOptions, SpringRig, apply_lock_options, needs_lock_shapes,
+};
 
 use crate::motion::{TressJointLimit, TressWind};
 use crate::ptr::{self, required};
@@ -81,6 +83,9 @@ impl Default for TressRigOptions {
 pub(crate) struct AvatarObj {
     world: World,
     chains: Vec<tress_rig::spring_rig::RigChain>,
+    /// Whether the rig read the locks' shapes (flat locks or the twist on
+    /// at load), which `tress_avatar_set_lock_options` needs to turn them on.
+    lock_shapes: bool,
     frame_nodes: Vec<Option<usize>>,
     node_names: Vec<String>,
     rest: Vec<Pose>,
@@ -121,6 +126,7 @@ impl AvatarObj {
             Error::new(status, format!("cannot rig the VRM: {e}"))
         })?;
         let rest = rig.rest_poses(&avatar);
+        let lock_shapes = rig.lock_shapes_read();
         let SpringRig {
             world,
             frame_nodes,
@@ -130,6 +136,7 @@ impl AvatarObj {
         Ok(Self {
             world: World::adopt(world, frame_nodes.len()),
             chains,
+            lock_shapes,
             frame_nodes,
             node_names: avatar.nodes.into_iter().map(|n| n.name).collect(),
             rest,
@@ -501,6 +508,44 @@ pub extern "C" fn tress_avatar_set_chain_mode(
         with(avatar, |a| {
             let c = a.chain(chain)?;
             a.world.set_chain_mode(c, mode, contact)
+        })
+    })
+}
+
+/// Sets the lock options of every chain as `TressRigOptions` names them
+/// (`flat_lock_stiffness` in 1/s, 0 off; `drape`; `lock_twist`), keeping the
+/// hair's motion. `InvalidArgument` (nothing changed) for a stiffness that
+/// is negative or not finite, or for turning flat locks or the twist on in
+/// an avatar loaded with both off: its rig did not read the locks' shapes;
+/// load it again with them on.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_set_lock_options(
+    avatar: TressAvatar,
+    flat_lock_stiffness: f32,
+    drape: bool,
+    lock_twist: bool,
+) -> TressStatus {
+    guard("tress_avatar_set_lock_options", || {
+        with(avatar, |a| {
+            if !(flat_lock_stiffness.is_finite() && flat_lock_stiffness >= 0.0) {
+                return Err(Error::invalid(format!(
+                    "flat_lock_stiffness {flat_lock_stiffness} is not a finite rate >= 0"
+                )));
+            }
+            let opts = RigOptions {
+                flat_lock_stiffness,
+                drape,
+                lock_twist,
+                ..RigOptions::default()
+            };
+            if needs_lock_shapes(&opts) && !a.lock_shapes {
+                return Err(Error::invalid(
+                    "the avatar was loaded with flat locks and the lock twist off, so its \
+                     rig has no lock shapes: load it again with either on",
+                ));
+            }
+            apply_lock_options(&mut a.world.world, &a.chains, &opts);
+            Ok(())
         })
     })
 }

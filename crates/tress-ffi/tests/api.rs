@@ -921,3 +921,114 @@ fn an_avatar_takes_wind_limits_and_a_resume() {
         ok(tress_avatar_destroy(a));
     }
 }
+
+#[test]
+fn an_avatar_changes_its_lock_options_live() {
+    // The lock options changed on a moving avatar keep the hair where it is
+    // (no reset); an avatar loaded with everything off and given the drape
+    // before its first step moves exactly as one loaded with the drape on;
+    // flat locks or the twist cannot be turned on where the load did not
+    // read the lock shapes, and bad rates are refused.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/tress_avatar.vrm");
+    let bytes = std::fs::read(path).unwrap();
+    let load = |opts: Option<&TressRigOptions>| {
+        let mut a = TressAvatar::default();
+        // SAFETY: a live byte slice.
+        ok(unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), opts, Some(&mut a)) });
+        a
+    };
+    let tails = |a: TressAvatar| {
+        let mut all = Vec::new();
+        let mut chains = 0;
+        ok(tress_avatar_chain_count(a, Some(&mut chains)));
+        for c in 0..chains {
+            let mut out = [TressJointOutput::default(); 64];
+            let mut n = 0;
+            // SAFETY: `out` holds 64 outputs.
+            ok(unsafe { tress_avatar_outputs(a, c, out.as_mut_ptr(), 64, Some(&mut n)) });
+            all.extend(out[..n].iter().map(|o| [o.tail.x, o.tail.y, o.tail.z]));
+        }
+        all
+    };
+    let (_, wind) = motion_settings();
+    let moving = load(None);
+    ok(tress_avatar_set_wind(moving, Some(&wind)));
+    for _ in 0..20 {
+        ok(tress_avatar_advance(moving, 1.0 / 30.0, None));
+    }
+    let before = tails(moving);
+    ok(tress_avatar_set_lock_options(moving, 0.0, false, false));
+    assert_eq!(
+        tails(moving),
+        before,
+        "switching the options off moved the hair"
+    );
+    ok(tress_avatar_set_lock_options(moving, 5.0, true, true));
+    assert_eq!(tails(moving), before, "switching them on moved the hair");
+    for bad in [f32::NAN, -1.0, f32::INFINITY] {
+        assert_eq!(
+            tress_avatar_set_lock_options(moving, bad, true, true),
+            TressStatus::InvalidArgument
+        );
+    }
+
+    let mut off = TressRigOptions::default();
+    ok(tress_rig_options_default(Some(&mut off)));
+    off.flat_lock_stiffness = 0.0;
+    off.drape = false;
+    off.lock_twist = false;
+    let drape_only = TressRigOptions { drape: true, ..off };
+    let (live, built) = (load(Some(&off)), load(Some(&drape_only)));
+    assert_eq!(
+        tress_avatar_set_lock_options(live, 5.0, false, false),
+        TressStatus::InvalidArgument
+    );
+    assert_eq!(
+        tress_avatar_set_lock_options(live, 0.0, false, true),
+        TressStatus::InvalidArgument
+    );
+    ok(tress_avatar_set_lock_options(live, 0.0, true, false));
+    let plain = load(Some(&off));
+    // The head turns ±60°, so the locks sweep over the shoulders.
+    let mut head = 0;
+    // SAFETY: a NUL-terminated literal.
+    ok(unsafe { tress_avatar_find_frame(plain, c"Head".as_ptr(), Some(&mut head)) });
+    let mut rest = TressPose::default();
+    ok(tress_avatar_rest_pose(plain, head, Some(&mut rest)));
+    let r = rest.rotation;
+    let rest_rot = Quat::from_xyzw(r.x, r.y, r.z, r.w);
+    let mut apart: f32 = 0.0;
+    for f in 0..60 {
+        let yaw = 60f32.to_radians() * tress_core::math::ops::sin(f as f32 * 0.15);
+        let q = Quat::from_rotation_y(yaw) * rest_rot;
+        let pose = TressPose {
+            position: rest.position,
+            rotation: TressQuat {
+                x: q.x,
+                y: q.y,
+                z: q.z,
+                w: q.w,
+            },
+        };
+        for a in [live, built, plain] {
+            ok(tress_avatar_set_frame_pose(a, head, Some(&pose)));
+            ok(tress_avatar_advance(a, 1.0 / 30.0, None));
+        }
+        assert_eq!(tails(live), tails(built), "frame {f}");
+        for (p, q) in tails(plain).iter().zip(tails(built)) {
+            apart = apart.max(
+                (p[0] - q[0])
+                    .abs()
+                    .max((p[1] - q[1]).abs())
+                    .max((p[2] - q[2]).abs()),
+            );
+        }
+    }
+    assert!(
+        apart > 1e-4,
+        "the drape changed nothing in this run ({apart} m)"
+    );
+    for a in [moving, live, built, plain] {
+        ok(tress_avatar_destroy(a));
+    }
+}

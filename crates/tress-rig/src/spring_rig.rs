@@ -148,6 +148,30 @@ pub struct SpringRig {
     pub(crate) lock_shapes: bool,
 }
 
+/// Whether `opts` asks for what needs the locks' shapes (their width axes):
+/// flat locks or the lock twist.
+#[must_use]
+pub fn needs_lock_shapes(opts: &RigOptions) -> bool {
+    opts.flat_lock_stiffness > 0.0 || opts.lock_twist
+}
+
+/// `opts`' flat-lock stiffness, drape and lock twist on every rig chain of
+/// `world`, state kept; joints without a width axis (a rig built without
+/// the lock shapes) stay round and untwisted. For a world taken out of its
+/// [`SpringRig`] (the C ABI's avatar); [`SpringRig::set_lock_options`]
+/// checks the shapes first.
+pub fn apply_lock_options(world: &mut AvatarWorld, chains: &[RigChain], opts: &RigOptions) {
+    for c in chains {
+        let Ok(mut desc) = world.chain_desc(c.index) else {
+            continue;
+        };
+        desc.drape = opts.drape;
+        desc.twist = opts.lock_twist;
+        let _ = world.set_chain_desc(c.index, desc);
+        let _ = world.set_flat_lock_stiffness(c.index, opts.flat_lock_stiffness);
+    }
+}
+
 /// The pose of a frame's node in `world` (all nodes' world matrices); the
 /// scene root (`None`) and a node `world` lacks are at the origin.
 #[must_use]
@@ -258,7 +282,7 @@ impl SpringRig {
             chains: Vec::new(),
             notes: Vec::new(),
             scales: crate::param_scales::ParamScales::ONE,
-            lock_shapes: opts.flat_lock_stiffness > 0.0 || opts.lock_twist,
+            lock_shapes: needs_lock_shapes(opts),
         };
         let cap = |e: SetupError, what: &str| match e {
             SetupError::Capacity => RigError::Capacity(what.to_owned()),
@@ -266,7 +290,7 @@ impl SpringRig {
         };
         // Read in every mode (Earlier and VRM-compatible chains ignore
         // them), so a live switch into Improved gives what a build would.
-        let flat = if opts.flat_lock_stiffness > 0.0 || opts.lock_twist {
+        let flat = if needs_lock_shapes(opts) {
             crate::flat_locks::lock_shapes(avatar)
                 .into_iter()
                 .filter(|(_, s)| s.aspect >= crate::flat_locks::MIN_ASPECT)
@@ -484,21 +508,18 @@ impl SpringRig {
     /// and the rig was built without them (flat locks and the twist both
     /// off): build it again with `opts` then.
     pub fn set_lock_options(&mut self, opts: &RigOptions) -> bool {
-        if (opts.flat_lock_stiffness > 0.0 || opts.lock_twist) && !self.lock_shapes {
+        if needs_lock_shapes(opts) && !self.lock_shapes {
             return false;
         }
-        for c in &self.chains {
-            let Ok(mut desc) = self.world.chain_desc(c.index) else {
-                continue;
-            };
-            desc.drape = opts.drape;
-            desc.twist = opts.lock_twist;
-            let _ = self.world.set_chain_desc(c.index, desc);
-            let _ = self
-                .world
-                .set_flat_lock_stiffness(c.index, opts.flat_lock_stiffness);
-        }
+        apply_lock_options(&mut self.world, &self.chains, opts);
         true
+    }
+
+    /// Whether the build read the locks' shapes, which flat locks and the
+    /// lock twist need ([`Self::set_lock_options`]).
+    #[must_use]
+    pub fn lock_shapes_read(&self) -> bool {
+        self.lock_shapes
     }
 
     /// Replaces the angle limits of rig chain `chain` (index into
