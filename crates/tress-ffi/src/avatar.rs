@@ -11,9 +11,7 @@ use core::ffi::c_char;
 use tress_core::math::Pose;
 use tress_core::spring::ChainDesc;
 use tress_rig::fit_colliders::{ColliderFitOptions, fitted};
-use tress_rig::spring_rig::{
-    RigError, RigOptions, SpringRig, apply_lock_options, needs_lock_shapes,
-};
+use tress_rig::spring_rig::{RigError, RigOptions, SpringRig, apply_lock_options};
 
 use crate::motion::{TressJointLimit, TressWind};
 use crate::ptr::{self, required};
@@ -538,13 +536,12 @@ pub extern "C" fn tress_avatar_set_lock_options(
                 lock_twist,
                 ..RigOptions::default()
             };
-            if needs_lock_shapes(&opts) && !a.lock_shapes {
+            if !apply_lock_options(&mut a.world.world, &a.chains, a.lock_shapes, &opts) {
                 return Err(Error::invalid(
                     "the avatar was loaded with flat locks and the lock twist off, so its \
                      rig has no lock shapes: load it again with either on",
                 ));
             }
-            apply_lock_options(&mut a.world.world, &a.chains, &opts);
             Ok(())
         })
     })

@@ -156,11 +156,20 @@ pub fn needs_lock_shapes(opts: &RigOptions) -> bool {
 }
 
 /// `opts`' flat-lock stiffness, drape and lock twist on every rig chain of
-/// `world`, state kept; joints without a width axis (a rig built without
-/// the lock shapes) stay round and untwisted. For a world taken out of its
-/// [`SpringRig`] (the C ABI's avatar); [`SpringRig::set_lock_options`]
-/// checks the shapes first.
-pub fn apply_lock_options(world: &mut AvatarWorld, chains: &[RigChain], opts: &RigOptions) {
+/// `world`, state kept. Returns `false`, changing nothing, where they need
+/// the locks' shapes and the build did not read them (`shapes_read`, see
+/// [`SpringRig::lock_shapes_read`]): build again with `opts` then. For a
+/// world taken out of its [`SpringRig`] (the C ABI's avatar);
+/// [`SpringRig::set_lock_options`] calls it with its own.
+pub fn apply_lock_options(
+    world: &mut AvatarWorld,
+    chains: &[RigChain],
+    shapes_read: bool,
+    opts: &RigOptions,
+) -> bool {
+    if needs_lock_shapes(opts) && !shapes_read {
+        return false;
+    }
     for c in chains {
         let Ok(mut desc) = world.chain_desc(c.index) else {
             continue;
@@ -170,6 +179,7 @@ pub fn apply_lock_options(world: &mut AvatarWorld, chains: &[RigChain], opts: &R
         let _ = world.set_chain_desc(c.index, desc);
         let _ = world.set_flat_lock_stiffness(c.index, opts.flat_lock_stiffness);
     }
+    true
 }
 
 /// The pose of a frame's node in `world` (all nodes' world matrices); the
@@ -508,11 +518,7 @@ impl SpringRig {
     /// and the rig was built without them (flat locks and the twist both
     /// off): build it again with `opts` then.
     pub fn set_lock_options(&mut self, opts: &RigOptions) -> bool {
-        if needs_lock_shapes(opts) && !self.lock_shapes {
-            return false;
-        }
-        apply_lock_options(&mut self.world, &self.chains, opts);
-        true
+        apply_lock_options(&mut self.world, &self.chains, self.lock_shapes, opts)
     }
 
     /// Whether the build read the locks' shapes, which flat locks and the
