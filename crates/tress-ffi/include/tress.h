@@ -652,6 +652,17 @@ enum TressStatus tress_spring_add_band_link(struct TressSpringWorld world,
                                             uint32_t b,
                                             float stretch);
 
+// As `tress_spring_add_band_link`, holding the cloth's shear too: each
+// diagonal between the two chains (joint `k - 1` of one to joint `k` of
+// the other) is kept within `(1 + stretch)(1 + shear)` times its rest
+// length. `shear` is clamped to 0..=1; a NaN or infinite `shear` leaves
+// the diagonals free (the plain link).
+enum TressStatus tress_spring_add_band_link_sheared(struct TressSpringWorld world,
+                                                    uint32_t a,
+                                                    uint32_t b,
+                                                    float stretch,
+                                                    float shear);
+
 // Sets one joint's angle limit; `limit` null or of shape
 // `TRESS_LIMIT_SHAPE_NONE` removes it. The state is kept.
 enum TressStatus tress_spring_set_joint_limit(struct TressSpringWorld world,

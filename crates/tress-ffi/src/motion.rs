@@ -353,23 +353,53 @@ pub extern "C" fn tress_spring_add_band_link(
     stretch: f32,
 ) -> TressStatus {
     guard("tress_spring_add_band_link", || {
-        with_world(world, |w| {
-            let (a, b) = (w.chain(a)?, w.chain(b)?);
-            if a == b {
-                return Err(Error::new(
-                    TressStatus::BadIndex,
-                    format!("chain {a} cannot be linked to itself"),
-                ));
-            }
-            w.world
-                .add_band_link(tress_core::spring::BandLink { a, b, stretch })
-                .map_err(|e| match e {
-                    tress_core::spring::SetupError::BadIndex => Error::new(
-                        TressStatus::BadIndex,
-                        format!("chains {a} and {b} hang from different frames"),
-                    ),
-                    other => other.into(),
-                })
+        add_band_link(world, a, b, stretch, None)
+    })
+}
+
+/// As `tress_spring_add_band_link`, holding the cloth's shear too: each
+/// diagonal between the two chains (joint `k - 1` of one to joint `k` of
+/// the other) is kept within `(1 + stretch)(1 + shear)` times its rest
+/// length. `shear` is clamped to 0..=1; a NaN or infinite `shear` leaves
+/// the diagonals free (the plain link).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_spring_add_band_link_sheared(
+    world: TressSpringWorld,
+    a: u32,
+    b: u32,
+    stretch: f32,
+    shear: f32,
+) -> TressStatus {
+    guard("tress_spring_add_band_link_sheared", || {
+        add_band_link(world, a, b, stretch, Some(shear))
+    })
+}
+
+fn add_band_link(
+    world: TressSpringWorld,
+    a: u32,
+    b: u32,
+    stretch: f32,
+    shear: Option<f32>,
+) -> Result<()> {
+    with_world(world, |w| {
+        let (a, b) = (w.chain(a)?, w.chain(b)?);
+        if a == b {
+            return Err(Error::new(
+                TressStatus::BadIndex,
+                format!("chain {a} cannot be linked to itself"),
+            ));
+        }
+        let link = tress_core::spring::BandLink {
+            shear,
+            ..tress_core::spring::BandLink::new(a, b, stretch)
+        };
+        w.world.add_band_link(link).map_err(|e| match e {
+            tress_core::spring::SetupError::BadIndex => Error::new(
+                TressStatus::BadIndex,
+                format!("chains {a} and {b} hang from different frames"),
+            ),
+            other => other.into(),
         })
     })
 }

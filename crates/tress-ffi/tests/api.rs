@@ -277,12 +277,8 @@ fn a_band_link_reaches_the_core_bit_for_bit_and_bad_links_are_refused() {
     let w = ffi_world();
     // Chains 0 (Improved) and 1 (Earlier) hang from the one frame.
     ok(tress_spring_add_band_link(w, 0, 1, 0.05));
-    core.add_band_link(tress_core::spring::BandLink {
-        a: 0,
-        b: 1,
-        stretch: 0.05,
-    })
-    .unwrap();
+    core.add_band_link(tress_core::spring::BandLink::new(0, 1, 0.05))
+        .unwrap();
     let unlinked = ffi_world();
     for i in 1..=120 {
         let p = motion(i);
@@ -299,8 +295,71 @@ fn a_band_link_reaches_the_core_bit_for_bit_and_bad_links_are_refused() {
     let bad = |s: TressStatus| assert_eq!(s, TressStatus::BadIndex);
     bad(tress_spring_add_band_link(w, 0, 0, 0.05));
     bad(tress_spring_add_band_link(w, 0, 9, 0.05));
+    bad(tress_spring_add_band_link_sheared(w, 1, 1, 0.05, 0.02));
     ok(tress_spring_destroy(w));
     ok(tress_spring_destroy(unlinked));
+}
+
+#[test]
+fn a_sheared_band_link_reaches_the_core_bit_for_bit() {
+    let mut core = core_world();
+    let w = ffi_world();
+    let plain = ffi_world();
+    // Chain 1 (Earlier) moved 10 cm along x and chain 0's gravity tilted
+    // away from it, so that chain 0 leans and shears the quads between them.
+    let off = TressVec3 {
+        x: 0.1,
+        y: 0.0,
+        z: 0.0,
+    };
+    let desc = TressChainDesc {
+        mode: TressMode::Earlier as u32,
+        contact: TressContact::Tail as u32,
+        root_offset: off,
+        ..TressChainDesc::default()
+    };
+    let mut d = core.chain_desc(1).unwrap();
+    d.root_offset = Vec3::new(off.x, off.y, off.z);
+    core.set_chain_desc(1, d).unwrap();
+    let mut lean = joint(0).params;
+    lean.gravity.x = -6.0;
+    for world in [w, plain] {
+        ok(tress_spring_set_chain_desc(world, 1, Some(&desc)));
+        for j in 0..5 {
+            ok(tress_spring_set_joint_params(world, 0, j, Some(&lean)));
+        }
+    }
+    let core_lean = tress_core::spring::JointParams {
+        stiffness: 400.0,
+        damping: 25.0,
+        gravity: Vec3::new(lean.gravity.x, lean.gravity.y, lean.gravity.z),
+        ..Default::default()
+    }
+    .sanitized();
+    for j in 0..5 {
+        core.set_joint_params(0, j, core_lean).unwrap();
+    }
+    ok(tress_spring_add_band_link_sheared(w, 0, 1, 0.0, 0.0));
+    ok(tress_spring_add_band_link(plain, 0, 1, 0.0));
+    core.add_band_link(tress_core::spring::BandLink {
+        shear: Some(0.0),
+        ..tress_core::spring::BandLink::new(0, 1, 0.0)
+    })
+    .unwrap();
+    for i in 1..=120 {
+        let p = motion(i);
+        core.set_frame_pose(0, p);
+        core.advance(1.0 / 60.0);
+        for world in [w, plain] {
+            ok(tress_spring_set_frame_pose(world, 0, Some(&p.into())));
+            ok(tress_spring_advance(world, 1.0 / 60.0, None));
+        }
+    }
+    let sheared = ffi_outputs(w);
+    assert_eq!(sheared, core_outputs(&core));
+    assert_ne!(sheared, ffi_outputs(plain), "the shear changed nothing");
+    ok(tress_spring_destroy(w));
+    ok(tress_spring_destroy(plain));
 }
 
 /// Frame pose at substep `n` of the sampled advance: `motion` at `n / 120` s.

@@ -413,9 +413,8 @@ impl SpringRig {
                     continue;
                 };
                 let link = BandLink {
-                    a: wa,
-                    b: wb,
-                    stretch: band.stretch,
+                    shear: band.shear,
+                    ..BandLink::new(wa, wb, band.stretch)
                 };
                 if let Err(e) = self.world.add_band_link(link) {
                     let why = match e {

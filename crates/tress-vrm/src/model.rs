@@ -246,6 +246,11 @@ pub struct SpringBand {
     /// How far past its rest distance a pair of joints may move apart, as a
     /// share of it.
     pub stretch: f32,
+    /// Shear held too: how far past `1 + stretch` times its rest length a
+    /// diagonal between two neighbours' joints (`k − 1` of one, `k` of the
+    /// other) may grow, as a share; `None` (the file says nothing): shear
+    /// free.
+    pub shear: Option<f32>,
 }
 
 impl SpringBand {

@@ -95,11 +95,15 @@ pub fn report(avatar: &Avatar) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "band {}: {} chains{}, stretch at most {:.1} %: {}",
+            "band {}: {} chains{}, stretch at most {:.1} %{}: {}",
             b.name.as_deref().unwrap_or(&b.source_path),
             b.chains.len(),
             if b.closed { " in a ring" } else { "" },
             b.stretch * 100.0,
+            b.shear.map_or_else(
+                || ", shear free".to_owned(),
+                |s| format!(", shear at most {:.1} %", s * 100.0)
+            ),
             names.join(", ")
         );
     }

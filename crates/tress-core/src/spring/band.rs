@@ -14,6 +14,14 @@
 //! rounds (Gauss-Seidel over the links in the order given) bring a pushed
 //! chain's neighbours along with it.
 //!
+//! A link may also hold the cloth's shear (`BandLink::shear`): the
+//! diagonals of each quad between the two chains, joint `k − 1` of one to
+//! joint `k` of the other and the reverse, kept within their rest length
+//! times the shear allowance, as a cloth's shear springs are. Structural
+//! pairs alone let a quad lean into a parallelogram whose sides keep their
+//! lengths; the cloth skinned across it then stretches along the
+//! diagonal that grew (the skirt's walk and jump, docs/QUALITY.md).
+//!
 //! Pulling a pair together is never added to their velocities (no spring
 //! back once the push ends), as a contact's push is not. Links only stop
 //! stretching: neighbours may come closer (cloth folds) freely.
@@ -50,6 +58,23 @@ pub struct BandLink {
     /// How far past their rest distance two joints may move apart, as a
     /// share of it (0.05: five per cent).
     pub stretch: Real,
+    /// Shear held too: how far past `1 + stretch` times its rest length
+    /// each diagonal of a quad between the chains may grow, as a share
+    /// (0.02: two per cent more). `None`: diagonals free (shear allowed).
+    pub shear: Option<Real>,
+}
+
+impl BandLink {
+    /// A link holding joint spacing only (no shear).
+    #[must_use]
+    pub fn new(a: usize, b: usize, stretch: Real) -> Self {
+        Self {
+            a,
+            b,
+            stretch,
+            shear: None,
+        }
+    }
 }
 
 /// Moves joint ends of the linked chains `a` and `b` (joint slices of
@@ -72,19 +97,43 @@ pub(crate) fn pull_link(
         rest_a += joints[ia].rest_vec;
         rest_b += joints[ib].rest_vec;
         let most = rest_a.distance(rest_b) * scale * allow;
-        let d = joints[ib].x - joints[ia].x;
-        let l2 = d.length_squared();
-        let near = most * (1.0 + SETTLED);
-        if l2 <= near * near || !l2.is_finite() {
-            continue;
+        moved |= pull_pair(joints, ia, ib, most);
+    }
+    let Some(shear) = link.shear else {
+        return moved;
+    };
+    // The diagonals, after every structural pair. The roots are fixed, so
+    // the first quad's diagonals (root to joint 0) would only pull one end:
+    // they are left out, and quads start at joints 0 and 1.
+    let diagonal = allow * (1.0 + shear) * scale;
+    let (mut rest_a, mut rest_b) = (ca.desc.root_offset, cb.desc.root_offset);
+    for k in 0..n {
+        let (ia, ib) = (ca.start + k, cb.start + k);
+        let (prev_a, prev_b) = (rest_a, rest_b);
+        rest_a += joints[ia].rest_vec;
+        rest_b += joints[ib].rest_vec;
+        if k > 0 {
+            moved |= pull_pair(joints, ia - 1, ib, prev_a.distance(rest_b) * diagonal);
+            moved |= pull_pair(joints, ia, ib - 1, rest_a.distance(prev_b) * diagonal);
         }
-        let l = ops::sqrt(l2);
-        let half = d * (0.5 * (l - most) / l);
-        joints[ia].x += half;
-        joints[ib].x -= half;
-        moved = true;
     }
     moved
+}
+
+/// Moves joint ends `i` and `j` towards each other, half each, until they
+/// are at most `most` apart; whether they moved.
+fn pull_pair(joints: &mut [Joint], i: usize, j: usize, most: Real) -> bool {
+    let d = joints[j].x - joints[i].x;
+    let l2 = d.length_squared();
+    let near = most * (1.0 + SETTLED);
+    if l2 <= near * near || !l2.is_finite() {
+        return false;
+    }
+    let l = ops::sqrt(l2);
+    let half = d * (0.5 * (l - most) / l);
+    joints[i].x += half;
+    joints[j].x -= half;
+    true
 }
 
 /// Walks `chain` from its root again after links moved its ends: each end

@@ -504,9 +504,11 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
 
     /// Holds chain `link.b` to chain `link.a` joint by joint (`band`): after
     /// every substep no pair of their joint ends is farther apart than
-    /// `1 + link.stretch` times its rest distance. Both chains must hang from
-    /// the same frame; `stretch` is clamped to `0..=MAX_BAND_STRETCH` (not
-    /// finite: 0). Links act on Improved and Earlier chains; a VRM-compatible
+    /// `1 + link.stretch` times its rest distance, and with `link.shear`
+    /// no diagonal of a quad between them longer than `(1 + stretch)(1 +
+    /// shear)` times its own. Both chains must hang from the same frame;
+    /// `stretch` and `shear` are clamped to `0..=MAX_BAND_STRETCH` (not
+    /// finite: a stretch of 0, no shear held). Links act on Improved and Earlier chains; a VRM-compatible
     /// or authored chain ignores them (three-vrm has no such constraint), as
     /// does a link whose chains `set_chain_desc` has since put on different
     /// frames.
@@ -527,8 +529,16 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         } else {
             0.0
         };
+        let shear = link
+            .shear
+            .filter(|s| s.is_finite())
+            .map(|s| s.clamp(0.0, super::band::MAX_BAND_STRETCH));
         self.bands
-            .push(BandLink { stretch, ..link })
+            .push(BandLink {
+                stretch,
+                shear,
+                ..link
+            })
             .map_err(|_| SetupError::Capacity)
     }
 

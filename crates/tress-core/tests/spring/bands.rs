@@ -75,12 +75,7 @@ fn two_chains(mode: Mode, shape: Collider, mask_a: bool, mask_b: bool, link: boo
         w.add_chain(desc, &joints).unwrap();
     }
     if link {
-        w.add_band_link(BandLink {
-            a: 0,
-            b: 1,
-            stretch: STRETCH,
-        })
-        .unwrap();
+        w.add_band_link(BandLink::new(0, 1, STRETCH)).unwrap();
     }
     w
 }
@@ -250,7 +245,7 @@ fn vrm_compatible_chains_ignore_links() {
 fn bad_links_are_refused_and_bad_stretch_clamped() {
     let sphere = Collider::sphere(Vec3::ZERO, 0.08);
     let mut w = two_chains(Mode::Improved, sphere, true, false, false);
-    let link = |a, b, stretch| BandLink { a, b, stretch };
+    let link = BandLink::new;
     assert_eq!(w.add_band_link(link(0, 0, 0.1)), Err(SetupError::BadIndex));
     assert_eq!(w.add_band_link(link(0, 7, 0.1)), Err(SetupError::BadIndex));
     // A chain on another frame cannot be linked.
@@ -284,4 +279,80 @@ fn bad_links_are_refused_and_bad_stretch_clamped() {
     }
     w.clear_band_links();
     assert!(w.band_links().is_empty());
+}
+
+/// Two linked chains as `two_chains` builds them (no collider acts), A's
+/// gravity tilted along +x, away from B: A leans sideways in the band's
+/// plane and drags B along, and with the joint pairs alone each quad
+/// between them leans into a parallelogram, one diagonal growing.
+fn leaning_pair(shear: Option<Real>) -> World {
+    let sphere = Collider::sphere(Vec3::ZERO, 0.08);
+    let mut w = two_chains(Mode::Improved, sphere, false, false, false);
+    let lean = JointParams {
+        gravity: Vec3::new(6.0, -9.81, 0.0),
+        ..params(Mode::Improved)
+    };
+    for j in 0..3 {
+        w.set_joint_params(0, j, lean).unwrap();
+    }
+    w.add_band_link(BandLink {
+        shear,
+        ..BandLink::new(0, 1, 0.0)
+    })
+    .unwrap();
+    w
+}
+
+/// Largest ratio of a quad diagonal (joint `k − 1` of one chain to joint
+/// `k` of the other, joints after the roots) to its rest length.
+fn worst_diagonal(w: &World) -> Real {
+    let (a, b) = (points(w, 0), points(w, 1));
+    let rest = tress_core::math::ops::sqrt(GAP * GAP + SEG * SEG);
+    (2..a.len())
+        .flat_map(|k| [a[k - 1].distance(b[k]), a[k].distance(b[k - 1])])
+        .map(|d| d / rest)
+        .fold(0.0, Real::max)
+}
+
+#[test]
+fn shear_links_hold_the_quads_diagonals() {
+    const SHEAR: Real = 0.02;
+    let mut free = leaning_pair(None);
+    let mut held = leaning_pair(Some(SHEAR));
+    let (mut worst_free, mut worst_held) = (0.0, 0.0);
+    for _ in 0..120 {
+        free.advance(1.0 / 60.0);
+        held.advance(1.0 / 60.0);
+        worst_free = Real::max(worst_free, worst_diagonal(&free));
+        worst_held = Real::max(worst_held, worst_diagonal(&held));
+    }
+    println!("worst diagonal over rest: {worst_free:.4} free, {worst_held:.4} held");
+    // The lean shears the quads when nothing holds the diagonals (else the
+    // test shows nothing) ...
+    assert!(worst_free > 1.0 + 3.0 * SHEAR, "free {worst_free}");
+    // ... the shear links hold them to their allowance, after every frame
+    // (the chain walks that follow the links may leave a rounding's worth) ...
+    assert!(worst_held <= 1.0 + SHEAR + 1e-3, "held {worst_held}");
+    // ... and the joint pairs and bone lengths still hold.
+    assert!(worst_spread(&held) <= 1.0 + 1e-3);
+    for c in 0..2 {
+        for s in points(&held, c).windows(2) {
+            assert!((s[0].distance(s[1]) - SEG).abs() < 1e-4, "bone length");
+        }
+    }
+}
+
+#[test]
+fn shear_is_clamped_and_a_bad_one_is_none() {
+    let sphere = Collider::sphere(Vec3::ZERO, 0.08);
+    let mut w = two_chains(Mode::Improved, sphere, false, false, false);
+    for shear in [Some(-1.0), Some(5.0), Some(Real::NAN), None] {
+        w.add_band_link(BandLink {
+            shear,
+            ..BandLink::new(0, 1, 0.0)
+        })
+        .unwrap();
+    }
+    let shears: Vec<Option<Real>> = w.band_links().iter().map(|l| l.shear).collect();
+    assert_eq!(shears, [Some(0.0), Some(1.0), None, None]);
 }

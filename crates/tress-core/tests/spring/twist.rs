@@ -234,12 +234,7 @@ fn constrained(on: bool, limited: bool) -> World {
             })
             .collect();
         let b = w.add_chain(beside, &joints).unwrap();
-        w.add_band_link(BandLink {
-            a: 0,
-            b,
-            stretch: 0.5,
-        })
-        .unwrap();
+        w.add_band_link(BandLink::new(0, b, 0.5)).unwrap();
     }
     w
 }

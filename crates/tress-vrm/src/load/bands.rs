@@ -1,8 +1,10 @@
 //! `TRESS_springBone_band`, Tress's own extension on `VRMC_springBone`:
 //! rows of neighbouring springs held to their rest spacing (a skirt's
 //! chains around the hips), `extensions.TRESS_springBone_band { bands: [{
-//! name?, springs: [i, …], closed?, stretch? }] }`, each `springs` entry an
-//! index into this `VRMC_springBone`'s `springs`, neighbours in order.
+//! name?, springs: [i, …], closed?, stretch?, shear? }] }`, each `springs`
+//! entry an index into this `VRMC_springBone`'s `springs`, neighbours in
+//! order. `shear` (0..=1, absent: shear free) also holds the diagonals
+//! between neighbours' joints (`tress_core::spring::BandLink::shear`).
 //!
 //! Other runtimes ignore the extension and simulate the springs alone. A
 //! malformed band never fails the load: it is dropped with a warning naming
@@ -75,11 +77,19 @@ fn band(b: &J<'_>, base: usize, count: usize) -> Result<SpringBand> {
             format!("stretch {stretch} is outside 0..=1"),
         ));
     }
+    let shear = b.get("shear")?.map(|j| j.f32()).transpose()?;
+    if let Some(s) = shear.filter(|s| !(0.0..=1.0).contains(s)) {
+        return Err(b.err(
+            crate::error::ErrorKind::Invalid,
+            format!("shear {s} is outside 0..=1"),
+        ));
+    }
     Ok(SpringBand {
         name: b.opt_str("name")?,
         source_path: b.path.clone(),
         chains,
         closed: b.opt_bool("closed")?.unwrap_or(false),
         stretch,
+        shear,
     })
 }

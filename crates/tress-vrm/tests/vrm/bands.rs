@@ -41,7 +41,7 @@ fn with_bands(ext: Value) -> (Vec<SpringBand>, Vec<String>) {
 #[test]
 fn a_band_loads_with_its_values_and_a_ring_closes() {
     let (bands, w) = with_bands(json!({ "bands": [
-        { "name": "skirt", "springs": [2, 0, 1], "closed": true, "stretch": 0.1 },
+        { "name": "skirt", "springs": [2, 0, 1], "closed": true, "stretch": 0.1, "shear": 0.02 },
         { "springs": [0, 1] },
     ] }));
     assert!(w.is_empty(), "{w:#?}");
@@ -50,13 +50,15 @@ fn a_band_loads_with_its_values_and_a_ring_closes() {
     assert_eq!(bands[0].chains, [2, 0, 1]);
     assert!(bands[0].closed);
     assert!((bands[0].stretch - 0.1).abs() < 1e-7);
+    assert!(bands[0].shear.is_some_and(|s| (s - 0.02).abs() < 1e-7));
     assert_eq!(
         bands[0].pairs().collect::<Vec<_>>(),
         [(2, 0), (0, 1), (1, 2)]
     );
-    // Defaults: open, no stretch.
+    // Defaults: open, no stretch, shear free.
     assert!(!bands[1].closed);
     assert_eq!(bands[1].stretch, 0.0);
+    assert_eq!(bands[1].shear, None);
     assert_eq!(bands[1].pairs().collect::<Vec<_>>(), [(0, 1)]);
 }
 
@@ -79,6 +81,14 @@ fn malformed_bands_are_dropped_with_a_warning_naming_the_path() {
         (
             json!({ "springs": [0, 1], "stretch": 2.0 }),
             format!("{p}[0]: band ignored: stretch 2 is outside 0..=1"),
+        ),
+        (
+            json!({ "springs": [0, 1], "shear": -0.5 }),
+            format!("{p}[0]: band ignored: shear -0.5 is outside 0..=1"),
+        ),
+        (
+            json!({ "springs": [0, 1], "shear": "some" }),
+            format!("{p}[0].shear: band ignored"),
         ),
         (
             json!({ "springs": "all" }),
