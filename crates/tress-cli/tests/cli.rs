@@ -75,7 +75,8 @@ fn measure_help_names_its_options() {
 }
 
 /// `inspect` lists the skirt avatar's band (`TRESS_springBone_band`): its
-/// sixteen chains in a ring, as the generator writes them.
+/// sixteen chains in a ring and the shear it holds, as the generator
+/// writes them.
 #[test]
 fn inspect_lists_the_skirt_band() {
     let avatar = assets().join("tress_avatar_skirt.vrm");
@@ -84,7 +85,7 @@ fn inspect_lists_the_skirt_band() {
     let out = stdout(&o);
     let names: Vec<String> = (0..16).map(|c| format!("Skirt{c:02}")).collect();
     let want = format!(
-        "band Skirt: 16 chains in a ring, stretch at most 0.0 %: {}",
+        "band Skirt: 16 chains in a ring, stretch at most 0.0 %, shear at most 2.0 %: {}",
         names.join(", ")
     );
     assert!(out.contains(&want), "missing `{want}` in:\n{out}");

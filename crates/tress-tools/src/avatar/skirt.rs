@@ -105,6 +105,14 @@ pub const JOINT_CONE_DEG: f32 = 45.0;
 /// rotations), so 5 % here gave 11–13 % p99 on Dance_Loop and Walk_Loop
 /// and 0 gives 9–10 %.
 pub const BAND_STRETCH: f32 = 0.0;
+/// How far a diagonal between two neighbouring chains' joints may grow past
+/// its rest length (the band's shear, `BandLink::shear` in tress-core): a
+/// quad of cloth between two chains that leans into a parallelogram keeps
+/// its sides and stretches along a diagonal (Walk_Loop and Jump_Loop).
+/// 2 % measured best over 0–5 % on the five clips; held rigid (0) the
+/// dance, whose skirt lags the hips' turn, stretches more
+/// (docs/log/2026-12-05-skirt-shear.md).
+pub const BAND_SHEAR: f32 = 0.02;
 
 /// Thigh and shin capsules, left then right, then both forearms with the
 /// hands: the skirt's collider group (arms hanging at the sides in a walk

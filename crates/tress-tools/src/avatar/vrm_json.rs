@@ -135,7 +135,7 @@ pub(super) fn extensions(
         let ring: Vec<usize> = (first..first + skirt_nodes.len()).collect();
         spring["extensions"] = json!({ BAND_EXTENSION: { "bands": [{
             "name": "Skirt", "springs": ring, "closed": true,
-            "stretch": skirt::BAND_STRETCH,
+            "stretch": skirt::BAND_STRETCH, "shear": skirt::BAND_SHEAR,
         }] } });
     }
     let mut ext = Map::new();
