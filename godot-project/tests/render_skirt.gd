@@ -125,6 +125,9 @@ func run(tree: SceneTree) -> String:
 	var links := hair.get_band_links()
 	if links.size() != 16 or not String(links[0]["a"]).begins_with("Skirt"):
 		return "expected the skirt's 16 band links, got %s" % [links]
+	# With the shear the file gives (skirt::BAND_SHEAR, 2 %).
+	if links[0]["shear"] == null or absf(float(links[0]["shear"]) - 0.02) > 1e-6:
+		return "expected the band's 2 %% shear, got %s" % [links[0]]
 	# hold_bands off leaves them out, on brings them back (each a rebuild).
 	hair.hold_bands = false
 	if not hair.get_band_links().is_empty():

@@ -912,8 +912,9 @@ impl TressSpringHair {
     }
 
     /// The band links the solver holds, as plain data: per link `a` and `b`
-    /// (chain names, as `get_chain_descriptions()` gives them) and
-    /// `stretch`. Empty when the file has no bands, `hold_bands` is off or
+    /// (chain names, as `get_chain_descriptions()` gives them), `stretch`
+    /// and `shear` (the diagonals' allowance, null where the file leaves
+    /// shear free). Empty when the file has no bands, `hold_bands` is off or
     /// the solver mode is VRM-compatible.
     #[func]
     pub fn get_band_links(&mut self) -> VarArray {
@@ -933,6 +934,10 @@ impl TressSpringHair {
             d.set("a", &name(l.a).to_variant());
             d.set("b", &name(l.b).to_variant());
             d.set("stretch", &l.stretch.to_variant());
+            d.set(
+                "shear",
+                &l.shear.map_or_else(Variant::nil, |s| s.to_variant()),
+            );
             out.push(&d.to_variant());
         }
         out
