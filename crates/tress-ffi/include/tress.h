@@ -577,6 +577,14 @@ enum TressStatus tress_avatar_set_lock_options(struct TressAvatar avatar,
                                                bool drape,
                                                bool lock_twist);
 
+// Reads the lock options in force (what the avatar was loaded with, or the
+// last `tress_avatar_set_lock_options` that succeeded) into the three
+// outputs. `NullPointer` for a null output (nothing written).
+enum TressStatus tress_avatar_get_lock_options(struct TressAvatar avatar,
+                                               float *flat_lock_stiffness,
+                                               bool *drape,
+                                               bool *lock_twist);
+
 // Sets the teleport threshold (see `tress_spring_set_teleport_distance`).
 enum TressStatus tress_avatar_set_teleport_distance(struct TressAvatar avatar, float distance);
 

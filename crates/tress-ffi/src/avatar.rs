@@ -78,12 +78,24 @@ impl Default for TressRigOptions {
     }
 }
 
+/// `flat_lock_stiffness` (1/s), `drape`, `lock_twist`, as `TressRigOptions`
+/// names them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LockOptions {
+    flat_lock_stiffness: f32,
+    drape: bool,
+    lock_twist: bool,
+}
+
 pub(crate) struct AvatarObj {
     world: World,
     chains: Vec<tress_rig::spring_rig::RigChain>,
     /// Whether the rig read the locks' shapes (flat locks or the twist on
     /// at load), which `tress_avatar_set_lock_options` needs to turn them on.
     lock_shapes: bool,
+    /// The lock options in force: the load's, then the last accepted
+    /// `tress_avatar_set_lock_options`.
+    lock_options: LockOptions,
     frame_nodes: Vec<Option<usize>>,
     node_names: Vec<String>,
     rest: Vec<Pose>,
@@ -135,6 +147,11 @@ impl AvatarObj {
             world: World::adopt(world, frame_nodes.len()),
             chains,
             lock_shapes,
+            lock_options: LockOptions {
+                flat_lock_stiffness: rig_opts.flat_lock_stiffness,
+                drape: rig_opts.drape,
+                lock_twist: rig_opts.lock_twist,
+            },
             frame_nodes,
             node_names: avatar.nodes.into_iter().map(|n| n.name).collect(),
             rest,
@@ -542,6 +559,33 @@ pub extern "C" fn tress_avatar_set_lock_options(
                      rig has no lock shapes: load it again with either on",
                 ));
             }
+            a.lock_options = LockOptions {
+                flat_lock_stiffness,
+                drape,
+                lock_twist,
+            };
+            Ok(())
+        })
+    })
+}
+
+/// Reads the lock options in force (what the avatar was loaded with, or the
+/// last `tress_avatar_set_lock_options` that succeeded) into the three
+/// outputs. `NullPointer` for a null output (nothing written).
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_get_lock_options(
+    avatar: TressAvatar,
+    flat_lock_stiffness: Option<&mut f32>,
+    drape: Option<&mut bool>,
+    lock_twist: Option<&mut bool>,
+) -> TressStatus {
+    guard("tress_avatar_get_lock_options", || {
+        let k = required(flat_lock_stiffness, "flat_lock_stiffness")?;
+        let d = required(drape, "drape")?;
+        let t = required(lock_twist, "lock_twist")?;
+        with(avatar, |a| {
+            let o = a.lock_options;
+            (*k, *d, *t) = (o.flat_lock_stiffness, o.drape, o.lock_twist);
             Ok(())
         })
     })

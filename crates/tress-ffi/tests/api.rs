@@ -1009,14 +1009,36 @@ fn an_avatar_changes_its_lock_options_live() {
         }
         all
     };
+    let options = |a: TressAvatar| {
+        let (mut k, mut d, mut t) = (-1.0, false, false);
+        ok(tress_avatar_get_lock_options(
+            a,
+            Some(&mut k),
+            Some(&mut d),
+            Some(&mut t),
+        ));
+        (k, d, t)
+    };
     let (_, wind) = motion_settings();
     let moving = load(None);
+    // Loaded with the defaults, as tress_rig_options_default gives them.
+    let mut defaults = TressRigOptions::default();
+    ok(tress_rig_options_default(Some(&mut defaults)));
+    assert_eq!(
+        options(moving),
+        (
+            defaults.flat_lock_stiffness,
+            defaults.drape,
+            defaults.lock_twist
+        )
+    );
     ok(tress_avatar_set_wind(moving, Some(&wind)));
     for _ in 0..20 {
         ok(tress_avatar_advance(moving, 1.0 / 30.0, None));
     }
     let before = tails(moving);
     ok(tress_avatar_set_lock_options(moving, 0.0, false, false));
+    assert_eq!(options(moving), (0.0, false, false));
     assert_eq!(
         tails(moving),
         before,
@@ -1030,6 +1052,18 @@ fn an_avatar_changes_its_lock_options_live() {
             TressStatus::InvalidArgument
         );
     }
+    // A refused set leaves the options as they were; null outputs are refused.
+    ok(tress_avatar_set_lock_options(moving, 83.0, false, true));
+    assert_eq!(
+        tress_avatar_set_lock_options(moving, f32::NAN, true, false),
+        TressStatus::InvalidArgument
+    );
+    assert_eq!(options(moving), (83.0, false, true));
+    let (mut d, mut t) = (false, false);
+    assert_eq!(
+        tress_avatar_get_lock_options(moving, None, Some(&mut d), Some(&mut t)),
+        TressStatus::NullPointer
+    );
 
     let mut off = TressRigOptions::default();
     ok(tress_rig_options_default(Some(&mut off)));
@@ -1046,7 +1080,10 @@ fn an_avatar_changes_its_lock_options_live() {
         tress_avatar_set_lock_options(live, 0.0, false, true),
         TressStatus::InvalidArgument
     );
+    // The refusals above left the loaded options in force.
+    assert_eq!(options(live), (0.0, false, false));
     ok(tress_avatar_set_lock_options(live, 0.0, true, false));
+    assert_eq!(options(live), (0.0, true, false));
     let plain = load(Some(&off));
     // The head turns ±60°, so the locks sweep over the shoulders.
     let mut head = 0;
