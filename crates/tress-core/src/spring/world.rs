@@ -508,10 +508,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// no diagonal of a quad between them longer than `(1 + stretch)(1 +
     /// shear)` times its own. Both chains must hang from the same frame;
     /// `stretch` and `shear` are clamped to `0..=MAX_BAND_STRETCH` (not
-    /// finite: a stretch of 0, no shear held). Links act on Improved and Earlier chains; a VRM-compatible
-    /// or authored chain ignores them (three-vrm has no such constraint), as
-    /// does a link whose chains `set_chain_desc` has since put on different
-    /// frames.
+    /// finite: a stretch of 0, no shear held). Links act on Improved and
+    /// Earlier chains; a VRM-compatible or authored chain ignores them
+    /// (three-vrm has no such constraint), as does a link whose chains
+    /// `set_chain_desc` has since put on different frames.
     ///
     /// # Errors
     /// [`SetupError::BadIndex`] for a chain that does not exist, a chain
