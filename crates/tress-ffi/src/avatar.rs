@@ -87,6 +87,16 @@ struct LockOptions {
     lock_twist: bool,
 }
 
+impl LockOptions {
+    fn of(o: &RigOptions) -> Self {
+        Self {
+            flat_lock_stiffness: o.flat_lock_stiffness,
+            drape: o.drape,
+            lock_twist: o.lock_twist,
+        }
+    }
+}
+
 pub(crate) struct AvatarObj {
     world: World,
     chains: Vec<tress_rig::spring_rig::RigChain>,
@@ -147,11 +157,7 @@ impl AvatarObj {
             world: World::adopt(world, frame_nodes.len()),
             chains,
             lock_shapes,
-            lock_options: LockOptions {
-                flat_lock_stiffness: rig_opts.flat_lock_stiffness,
-                drape: rig_opts.drape,
-                lock_twist: rig_opts.lock_twist,
-            },
+            lock_options: LockOptions::of(&rig_opts),
             frame_nodes,
             node_names: avatar.nodes.into_iter().map(|n| n.name).collect(),
             rest,
@@ -559,11 +565,7 @@ pub extern "C" fn tress_avatar_set_lock_options(
                      rig has no lock shapes: load it again with either on",
                 ));
             }
-            a.lock_options = LockOptions {
-                flat_lock_stiffness,
-                drape,
-                lock_twist,
-            };
+            a.lock_options = LockOptions::of(&opts);
             Ok(())
         })
     })
