@@ -224,6 +224,16 @@ fn global_shape<const L: usize>(
 /// Local shape for segment `i → i+1` of one row: `a` is the world rest
 /// direction (unit) of segment `i−1 → i`, `w_next` the world rest vector of
 /// `i → i+1`.
+///
+/// The target is `v = w_next` turned by the minimal rotation taking `a` onto
+/// the current direction `b`, written as two reflections (in the plane
+/// normal to `a`, then in the one normal to `a + b`):
+/// `v − a s + b (2 a·v − s)` with `s = (a·v + b·v) / (1 + a·b)`. The sweep is
+/// a chain from root to tip that also keeps the vector units busy, so the
+/// form with the fewest operations wins: no cross products, and the dot
+/// products taken with the raw segment while its inverse length is being
+/// computed (12 % off the two local sweeps against the Rodrigues form,
+/// docs/log/2026-12-05-strand-operations-and-lines.md).
 #[inline(always)]
 fn local_row<const L: usize>(
     x_prev: &Rows<L>,
@@ -244,25 +254,31 @@ fn local_row<const L: usize>(
     }
     for l in 0..L {
         let (ax, ay, az) = (a.x[l], a.y[l], a.z[l]);
-        let (bx, by, bz) = if d2[l] > TINY * TINY {
-            (
-                b_raw.x[l] * binv[l],
-                b_raw.y[l] * binv[l],
-                b_raw.z[l] * binv[l],
-            )
+        let (vx, vy, vz) = (w_next.x[l], w_next.y[l], w_next.z[l]);
+        let (rx, ry, rz) = (b_raw.x[l], b_raw.y[l], b_raw.z[l]);
+        let av = ax * vx + ay * vy + az * vz;
+        let ar = ax * rx + ay * ry + az * rz;
+        let rv = rx * vx + ry * vy + rz * vz;
+        let ok = d2[l] > TINY * TINY;
+        let (bx, by, bz) = if ok {
+            (rx * binv[l], ry * binv[l], rz * binv[l])
         } else {
             (ax, ay, az)
         };
-        let c = ax * bx + ay * by + az * bz;
-        let (kx, ky, kz) = (ay * bz - by * az, az * bx - bz * ax, ax * by - bx * ay);
-        let (vx, vy, vz) = (w_next.x[l], w_next.y[l], w_next.z[l]);
+        let c = if ok {
+            ar * binv[l]
+        } else {
+            ax * ax + ay * ay + az * az
+        };
+        let bv = if ok { rv * binv[l] } else { av };
         let den = 1.0 + c;
         let (tx, ty, tz) = if den > FOLDED {
-            let kv = (kx * vx + ky * vy + kz * vz) / den;
+            let s = (av + bv) / den;
+            let g = 2.0 * av - s;
             (
-                vx * c + (ky * vz - vy * kz) + kx * kv,
-                vy * c + (kz * vx - vz * kx) + ky * kv,
-                vz * c + (kx * vy - vx * ky) + kz * kv,
+                vx - ax * s + bx * g,
+                vy - ay * s + by * g,
+                vz - az * s + bz * g,
             )
         } else {
             (vx, vy, vz)

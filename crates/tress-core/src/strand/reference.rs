@@ -61,11 +61,13 @@ pub fn step_reference(
                 let bl = b_raw.length();
                 let b = if bl > TINY { b_raw / bl } else { a };
                 let c = a.dot(b);
-                let kx = a.cross(b);
                 let v = f.rot * (r(p + 1) - r(p));
                 let den = 1.0 + c;
+                // The minimal rotation from a to b applied to v, as two
+                // reflections: in the plane normal to a, then to a + b.
                 let t = if den > FOLDED {
-                    v * c + kx.cross(v) + kx * (kx.dot(v) / den)
+                    let s = (a.dot(v) + b.dot(v)) / den;
+                    v - a * s + b * (2.0 * a.dot(v) - s)
                 } else {
                     v
                 };
