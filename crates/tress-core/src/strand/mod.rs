@@ -40,6 +40,8 @@ pub mod frame;
 pub mod kernel;
 pub mod lanes;
 pub mod layout;
+#[cfg(feature = "std")]
+mod line_buf;
 pub mod metrics;
 pub mod params;
 #[cfg(feature = "std")]

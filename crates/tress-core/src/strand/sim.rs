@@ -16,6 +16,7 @@ use super::body::{BodyPart, BodyStats, MAX_BODY_PARTS, PartFrame, body_pass};
 use super::buffers::{StrandRest, StrandState, fill_rest};
 use super::frame::StepFrame;
 use super::layout::{LayoutError, StrandLayout};
+use super::line_buf::LineBuf;
 use super::metrics::{LengthError, length_error, penetrations};
 use super::params::{StepCoefs, StrandParams};
 use super::pool::Pool;
@@ -39,8 +40,8 @@ const MIN_CLAIM: usize = 4;
 #[derive(Debug)]
 pub struct StrandSim {
     layout: StrandLayout,
-    rest: [Vec<Real>; 5],
-    state: [Vec<Real>; 6],
+    rest: [LineBuf; 5],
+    state: [LineBuf; 6],
     params: StrandParams,
     clock: StepClock,
     head_colliders: Vec<Collider>,
@@ -148,12 +149,12 @@ struct SimSkin {
     weights: Vec<BoneWeights>,
     last_bones: Vec<Pose>,
     step_bones: Vec<Pose>,
-    carried: [Vec<Real>; 3],
+    carried: [LineBuf; 3],
 }
 
 impl SimSkin {
     /// Carries the groom by `bones` into `carried`.
-    fn carry(&mut self, layout: &StrandLayout, rest: &[Vec<Real>; 5], bones: &[Pose]) {
+    fn carry(&mut self, layout: &StrandLayout, rest: &[LineBuf; 5], bones: &[Pose]) {
         let [x, y, z] = &mut self.carried;
         // The buffers are sized to the layout when skinning is set up.
         let _ = skin_rest(layout, &self.weights, bones, &rest_view(rest), x, y, z);
@@ -161,7 +162,7 @@ impl SimSkin {
 
     /// The rest view a skinned step reads: carried positions, the groom's
     /// own lengths (the carry is rigid per strand).
-    fn rest<'a>(&'a self, rest: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
+    fn rest<'a>(&'a self, rest: &'a [LineBuf; 5]) -> StrandRest<'a> {
         StrandRest {
             x: &self.carried[0],
             y: &self.carried[1],
@@ -172,7 +173,7 @@ impl SimSkin {
     }
 }
 
-fn rest_view<'a>(r: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
+fn rest_view<'a>(r: &'a [LineBuf; 5]) -> StrandRest<'a> {
     StrandRest {
         x: &r[0],
         y: &r[1],
@@ -184,14 +185,14 @@ fn rest_view<'a>(r: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
 
 /// The rest view a step reads: the groom carried by the bones when
 /// skinned, else the groom itself.
-fn rest_now<'a>(skin: Option<&'a SimSkin>, rest: &'a [Vec<Real>; 5]) -> StrandRest<'a> {
+fn rest_now<'a>(skin: Option<&'a SimSkin>, rest: &'a [LineBuf; 5]) -> StrandRest<'a> {
     match skin {
         Some(skin) => skin.rest(rest),
         None => rest_view(rest),
     }
 }
 
-fn state_view<'a>(s: &'a mut [Vec<Real>; 6]) -> StrandState<'a> {
+fn state_view<'a>(s: &'a mut [LineBuf; 6]) -> StrandState<'a> {
     let [x, y, z, px, py, pz] = s;
     StrandState {
         x,
@@ -244,13 +245,7 @@ impl StrandSim {
         }
         let layout = StrandLayout::with_lanes(points.len() / particles, particles, lanes)?;
         let n = layout.len();
-        let mut rest = [
-            vec![0.0; n],
-            vec![0.0; n],
-            vec![0.0; n],
-            vec![0.0; n],
-            vec![0.0; n],
-        ];
+        let mut rest: [LineBuf; 5] = core::array::from_fn(|_| LineBuf::zeroed(n));
         {
             let [x, y, z, len, inv] = &mut rest;
             fill_rest(&layout, |s, p| points[s * particles + p], x, y, z, len, inv)
@@ -259,14 +254,7 @@ impl StrandSim {
         let mut sim = Self {
             layout,
             rest,
-            state: [
-                vec![0.0; n],
-                vec![0.0; n],
-                vec![0.0; n],
-                vec![0.0; n],
-                vec![0.0; n],
-                vec![0.0; n],
-            ],
+            state: core::array::from_fn(|_| LineBuf::zeroed(n)),
             params,
             clock: StepClock::new(schedule),
             head_colliders: Vec::new(),
@@ -688,7 +676,7 @@ impl StrandSim {
             weights: weights.to_vec(),
             last_bones: bones.to_vec(),
             step_bones: bones.to_vec(),
-            carried: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+            carried: core::array::from_fn(|_| LineBuf::zeroed(n)),
         });
         self.reset_skinned(bones)
     }
