@@ -23,9 +23,10 @@ const PER_LINE: usize = LINE / core::mem::size_of::<Real>();
 /// it, which every one does for 4-byte floats), dereferencing to `[Real]`.
 #[derive(Debug, Clone)]
 pub struct LineBuf {
+    /// The floats and one line more.
     data: Vec<Real>,
+    /// Where the part on a line begins.
     start: usize,
-    len: usize,
 }
 
 impl LineBuf {
@@ -37,20 +38,26 @@ impl LineBuf {
         // Floats are 4-byte aligned, so the distance to the next line is a
         // whole number of floats below PER_LINE.
         let start = ((LINE - misalign) % LINE) / core::mem::size_of::<Real>();
-        Self { data, start, len }
+        Self { data, start }
+    }
+
+    /// The floats' place in `data`.
+    fn range(&self) -> core::ops::Range<usize> {
+        self.start..self.start + self.data.len() - PER_LINE
     }
 }
 
 impl Deref for LineBuf {
     type Target = [Real];
     fn deref(&self) -> &[Real] {
-        &self.data[self.start..self.start + self.len]
+        &self.data[self.range()]
     }
 }
 
 impl DerefMut for LineBuf {
     fn deref_mut(&mut self) -> &mut [Real] {
-        &mut self.data[self.start..self.start + self.len]
+        let r = self.range();
+        &mut self.data[r]
     }
 }
 

@@ -66,8 +66,9 @@ pub fn step_reference(
                 // The minimal rotation from a to b applied to v, as two
                 // reflections: in the plane normal to a, then to a + b.
                 let t = if den > FOLDED {
-                    let s = (a.dot(v) + b.dot(v)) / den;
-                    v - a * s + b * (2.0 * a.dot(v) - s)
+                    let av = a.dot(v);
+                    let s = (av + b.dot(v)) / den;
+                    v - a * s + b * (2.0 * av - s)
                 } else {
                     v
                 };
