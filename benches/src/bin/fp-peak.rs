@@ -1,0 +1,176 @@
+//! The host's own ceiling on vector float arithmetic: how many 512-bit
+//! (AVX-512) and 256-bit (AVX2) multiplies and adds one core retires per
+//! nanosecond when nothing else limits it, so a kernel's time can be read
+//! against the arithmetic it must do (docs/PERFORMANCE.md, "Strands").
+//!
+//! `cargo run --release -p tress-benches --bin fp-peak [-- MILLIS]`
+//!
+//! Each test keeps 16 independent accumulators (`a = a·m + c`, the multiply
+//! and the add as two instructions, as the solvers are built: no fused
+//! multiply-add), far more than the adders' latency needs, so only the
+//! number of vector units bounds it. The fused multiply-add line shows what
+//! a build with FMA could retire instead. Best of five runs of MILLIS
+//! (default 300) milliseconds each; the CPU model is printed beside it.
+
+#[cfg(target_arch = "x86_64")]
+use std::time::Instant;
+
+/// Operations per loop iteration in every test: 16 accumulators, and two
+/// instructions each (multiply, add) or one (fused).
+#[cfg(target_arch = "x86_64")]
+const ACC: usize = 16;
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::{
+        __m256, __m512, _mm256_add_ps, _mm256_cvtss_f32, _mm256_mul_ps, _mm256_set1_ps,
+        _mm512_add_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_reduce_add_ps, _mm512_set1_ps,
+    };
+
+    use super::ACC;
+
+    /// `iters` rounds of a multiply then an add on 16 zmm accumulators.
+    #[target_feature(enable = "avx512f")]
+    pub fn zmm_mul_add(iters: u64, m: f32, c: f32) -> f32 {
+        let (vm, vc) = (_mm512_set1_ps(m), _mm512_set1_ps(c));
+        let mut a: [__m512; ACC] = [_mm512_set1_ps(1.0); ACC];
+        for _ in 0..iters {
+            for x in &mut a {
+                *x = _mm512_add_ps(_mm512_mul_ps(*x, vm), vc);
+            }
+        }
+        a.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
+    }
+
+    /// The same with one fused multiply-add per accumulator.
+    #[target_feature(enable = "avx512f,fma")]
+    pub fn zmm_fma(iters: u64, m: f32, c: f32) -> f32 {
+        let (vm, vc) = (_mm512_set1_ps(m), _mm512_set1_ps(c));
+        let mut a: [__m512; ACC] = [_mm512_set1_ps(1.0); ACC];
+        for _ in 0..iters {
+            for x in &mut a {
+                *x = _mm512_fmadd_ps(*x, vm, vc);
+            }
+        }
+        a.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
+    }
+
+    /// The multiply-then-add test on 16 ymm accumulators.
+    #[target_feature(enable = "avx2")]
+    pub fn ymm_mul_add(iters: u64, m: f32, c: f32) -> f32 {
+        let (vm, vc) = (_mm256_set1_ps(m), _mm256_set1_ps(c));
+        let mut a: [__m256; ACC] = [_mm256_set1_ps(1.0); ACC];
+        for _ in 0..iters {
+            for x in &mut a {
+                *x = _mm256_add_ps(_mm256_mul_ps(*x, vm), vc);
+            }
+        }
+        // Lane 0 of the sum depends on every accumulator.
+        let mut sum = _mm256_set1_ps(0.0);
+        for x in a {
+            sum = _mm256_add_ps(sum, x);
+        }
+        _mm256_cvtss_f32(sum)
+    }
+}
+
+/// Runs `f(iters)` for about `millis` milliseconds five times and returns
+/// the best rate in vector instructions per nanosecond (`per_iter` each
+/// round) and the last result (printed, so nothing is optimised away).
+#[cfg(target_arch = "x86_64")]
+fn rate(millis: u64, per_iter: u64, f: &dyn Fn(u64) -> f32) -> (f64, f32) {
+    // Calibrate: double the rounds until one run takes 20 ms.
+    let mut iters = 1_000u64;
+    loop {
+        let t = Instant::now();
+        core::hint::black_box(f(core::hint::black_box(iters)));
+        if t.elapsed().as_millis() >= 20 {
+            break;
+        }
+        iters *= 2;
+    }
+    let t = Instant::now();
+    f(iters);
+    let per_ms = iters as f64 / (t.elapsed().as_secs_f64() * 1e3);
+    let iters = (per_ms * millis as f64).max(1.0) as u64;
+    let mut best = 0.0f64;
+    let mut out = 0.0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        out = f(core::hint::black_box(iters));
+        let ns = t.elapsed().as_secs_f64() * 1e9;
+        best = best.max((iters * per_iter) as f64 / ns);
+    }
+    (best, out)
+}
+
+/// The CPU model line of `/proc/cpuinfo`, or "unknown CPU".
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+fn main() {
+    let millis: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(300);
+    println!(
+        "fp-peak: {}, one thread, best of 5 × {millis} ms",
+        cpu_model()
+    );
+    // Values that keep every accumulator finite over billions of rounds.
+    let (m, c) = (
+        core::hint::black_box(0.999_999_9f32),
+        core::hint::black_box(1e-7f32),
+    );
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ops = (2 * ACC) as u64;
+        if std::is_x86_feature_detected!("avx512f") {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU runs AVX-512 F (checked on the line above),
+            // the only feature `zmm_mul_add` is built with.
+            let (r, out) = rate(millis, ops, &|n| unsafe { x86::zmm_mul_add(n, m, c) });
+            println!(
+                "zmm multiply + add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
+                r * 16.0
+            );
+            if std::is_x86_feature_detected!("fma") {
+                #[allow(unsafe_code)]
+                // SAFETY: AVX-512 F and FMA are both checked just above.
+                let (r, out) = rate(millis, ACC as u64, &|n| unsafe { x86::zmm_fma(n, m, c) });
+                println!(
+                    "zmm fused multiply-add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
+                    r * 32.0
+                );
+            }
+        } else {
+            println!("zmm: this CPU has no AVX-512 F");
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU runs AVX2 (checked on the line above), the
+            // only feature `ymm_mul_add` is built with.
+            let (r, out) = rate(millis, ops, &|n| unsafe { x86::ymm_mul_add(n, m, c) });
+            println!(
+                "ymm multiply + add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
+                r * 8.0
+            );
+        } else {
+            println!("ymm: this CPU has no AVX2");
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (m, c, millis);
+        println!("fp-peak measures x86-64 vector units only");
+    }
+}
