@@ -21,7 +21,7 @@ const PER_LINE: usize = LINE / core::mem::size_of::<Real>();
 
 /// `len` floats starting on a cache line (when the allocator's block allows
 /// it, which every one does for 4-byte floats), dereferencing to `[Real]`.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct LineBuf {
     /// The floats and one line more.
     data: Vec<Real>,
@@ -44,6 +44,16 @@ impl LineBuf {
     /// The floats' place in `data`.
     fn range(&self) -> core::ops::Range<usize> {
         self.start..self.start + self.data.len() - PER_LINE
+    }
+}
+
+/// A copy on a line of its own: a derived clone would copy the offset into
+/// a new block that need not share the old one's misalignment.
+impl Clone for LineBuf {
+    fn clone(&self) -> Self {
+        let mut c = Self::zeroed(self.len());
+        c.copy_from_slice(self);
+        c
     }
 }
 
@@ -75,6 +85,25 @@ mod tests {
             if n > 0 {
                 b[n - 1] = 1.0;
                 assert_eq!(b[n - 1], 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_clone_holds_the_same_floats_on_a_line_of_its_own() {
+        for n in [1, 17, 96_000] {
+            let mut b = LineBuf::zeroed(n);
+            for (i, v) in b.iter_mut().enumerate() {
+                *v = i as Real * 0.5 - 3.0;
+            }
+            // Clones made while other blocks come and go land at several
+            // misalignments; every one must start on a line.
+            let mut keep = Vec::new();
+            for k in 0..8 {
+                keep.push(vec![0u8; 4 * k + 4]);
+                let c = b.clone();
+                assert_eq!(c.as_ptr() as usize % LINE, 0, "n = {n}, k = {k}");
+                assert_eq!(&c[..], &b[..]);
             }
         }
     }
