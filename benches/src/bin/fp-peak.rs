@@ -1,6 +1,7 @@
 //! The host's own ceiling on vector float arithmetic: how many 512-bit
 //! (AVX-512) and 256-bit (AVX2) multiplies and adds one core retires per
-//! nanosecond when nothing else limits it, so a kernel's time can be read
+//! nanosecond, or 128-bit NEON ones on aarch64 (phones), when nothing else
+//! limits it, so a kernel's time can be read
 //! against the arithmetic it must do (docs/PERFORMANCE.md, "Strands").
 //!
 //! `cargo run --release -p tress-benches --bin fp-peak [-- MILLIS]`
@@ -12,12 +13,12 @@
 //! a build with FMA could retire instead. Best of five runs of MILLIS
 //! (default 300) milliseconds each; the CPU model is printed beside it.
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use std::time::Instant;
 
 /// Operations per loop iteration in every test: 16 accumulators, and two
 /// instructions each (multiply, add) or one (fused).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const ACC: usize = 16;
 
 #[cfg(target_arch = "x86_64")]
@@ -74,10 +75,46 @@ mod x86 {
     }
 }
 
+/// NEON is part of every aarch64 target, so these need no detection.
+#[cfg(target_arch = "aarch64")]
+mod arm {
+    use core::arch::aarch64::{
+        float32x4_t, vaddq_f32, vaddvq_f32, vdupq_n_f32, vfmaq_f32, vmulq_f32,
+    };
+
+    use super::ACC;
+
+    /// `iters` rounds of a multiply then an add on 16 q-register accumulators.
+    #[target_feature(enable = "neon")]
+    pub fn q_mul_add(iters: u64, m: f32, c: f32) -> f32 {
+        let (vm, vc) = (vdupq_n_f32(m), vdupq_n_f32(c));
+        let mut a: [float32x4_t; ACC] = [vdupq_n_f32(1.0); ACC];
+        for _ in 0..iters {
+            for x in &mut a {
+                *x = vaddq_f32(vmulq_f32(*x, vm), vc);
+            }
+        }
+        a.iter().map(|x| vaddvq_f32(*x)).sum()
+    }
+
+    /// The same with one fused multiply-add per accumulator.
+    #[target_feature(enable = "neon")]
+    pub fn q_fma(iters: u64, m: f32, c: f32) -> f32 {
+        let (vm, vc) = (vdupq_n_f32(m), vdupq_n_f32(c));
+        let mut a: [float32x4_t; ACC] = [vdupq_n_f32(1.0); ACC];
+        for _ in 0..iters {
+            for x in &mut a {
+                *x = vfmaq_f32(vc, *x, vm);
+            }
+        }
+        a.iter().map(|x| vaddvq_f32(*x)).sum()
+    }
+}
+
 /// Runs `f(iters)` for about `millis` milliseconds five times and returns
 /// the best rate in vector instructions per nanosecond (`per_iter` each
 /// round) and the last result (printed, so nothing is optimised away).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn rate(millis: u64, per_iter: u64, f: &dyn Fn(u64) -> f32) -> (f64, f32) {
     // Calibrate: double the rounds until one run takes 20 ms.
     let mut iters = 1_000u64;
@@ -168,9 +205,29 @@ fn main() {
             println!("ymm: this CPU has no AVX2");
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: NEON is a baseline feature of every aarch64 target, so
+        // every CPU this binary runs on has it.
+        let (r, out) = rate(millis, (2 * ACC) as u64, &|n| unsafe {
+            arm::q_mul_add(n, m, c)
+        });
+        println!(
+            "NEON multiply + add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
+            r * 4.0
+        );
+        #[allow(unsafe_code)]
+        // SAFETY: as above; NEON includes the fused multiply-add.
+        let (r, out) = rate(millis, ACC as u64, &|n| unsafe { arm::q_fma(n, m, c) });
+        println!(
+            "NEON fused multiply-add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
+            r * 8.0
+        );
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let _ = (m, c, millis);
-        println!("fp-peak measures x86-64 vector units only");
+        println!("fp-peak measures x86-64 and aarch64 vector units only");
     }
 }
