@@ -1,8 +1,8 @@
 //! The host's own ceiling on vector float arithmetic: how many 512-bit
 //! (AVX-512) and 256-bit (AVX2) multiplies and adds one core retires per
 //! nanosecond, or 128-bit NEON ones on aarch64 (phones), when nothing else
-//! limits it, so a kernel's time can be read
-//! against the arithmetic it must do (docs/PERFORMANCE.md, "Strands").
+//! limits it, so a kernel's time can be read against the arithmetic it must
+//! do (docs/PERFORMANCE.md, "Strands").
 //!
 //! `cargo run --release -p tress-benches --bin fp-peak [-- MILLIS]`
 //!
@@ -111,24 +111,24 @@ mod arm {
     }
 }
 
-/// Runs `f(iters)` for about `millis` milliseconds five times and returns
+/// Runs `f(iters)` for about `millis` milliseconds five times and prints
 /// the best rate in vector instructions per nanosecond (`per_iter` each
-/// round) and the last result (printed, so nothing is optimised away).
+/// round), the float operations that makes (`lanes_ops` per instruction),
+/// and the last result (printed, so nothing is optimised away).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-fn rate(millis: u64, per_iter: u64, f: &dyn Fn(u64) -> f32) -> (f64, f32) {
-    // Calibrate: double the rounds until one run takes 20 ms.
+fn report(label: &str, millis: u64, per_iter: u64, lanes_ops: f64, f: &dyn Fn(u64) -> f32) {
+    // Calibrate: double the rounds until one run takes 20 ms, and take the
+    // rounds per millisecond from that run.
     let mut iters = 1_000u64;
-    loop {
+    let per_ms = loop {
         let t = Instant::now();
         core::hint::black_box(f(core::hint::black_box(iters)));
-        if t.elapsed().as_millis() >= 20 {
-            break;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        if ms >= 20.0 {
+            break iters as f64 / ms;
         }
         iters *= 2;
-    }
-    let t = Instant::now();
-    f(iters);
-    let per_ms = iters as f64 / (t.elapsed().as_secs_f64() * 1e3);
+    };
     let iters = (per_ms * millis as f64).max(1.0) as u64;
     let mut best = 0.0f64;
     let mut out = 0.0;
@@ -138,7 +138,10 @@ fn rate(millis: u64, per_iter: u64, f: &dyn Fn(u64) -> f32) -> (f64, f32) {
         let ns = t.elapsed().as_secs_f64() * 1e9;
         best = best.max((iters * per_iter) as f64 / ns);
     }
-    (best, out)
+    println!(
+        "{label}: {best:.2} instructions/ns ({:.1} G float ops/s), result {out}",
+        best * lanes_ops
+    );
 }
 
 /// The CPU model line of `/proc/cpuinfo`, or "unknown CPU".
@@ -175,18 +178,18 @@ fn main() {
             #[allow(unsafe_code)]
             // SAFETY: the CPU runs AVX-512 F (checked on the line above),
             // the only feature `zmm_mul_add` is built with.
-            let (r, out) = rate(millis, ops, &|n| unsafe { x86::zmm_mul_add(n, m, c) });
-            println!(
-                "zmm multiply + add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
-                r * 16.0
-            );
+            report("zmm multiply + add", millis, ops, 16.0, &|n| unsafe {
+                x86::zmm_mul_add(n, m, c)
+            });
             if std::is_x86_feature_detected!("fma") {
                 #[allow(unsafe_code)]
                 // SAFETY: AVX-512 F and FMA are both checked just above.
-                let (r, out) = rate(millis, ACC as u64, &|n| unsafe { x86::zmm_fma(n, m, c) });
-                println!(
-                    "zmm fused multiply-add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
-                    r * 32.0
+                report(
+                    "zmm fused multiply-add",
+                    millis,
+                    ACC as u64,
+                    32.0,
+                    &|n| unsafe { x86::zmm_fma(n, m, c) },
                 );
             }
         } else {
@@ -196,11 +199,9 @@ fn main() {
             #[allow(unsafe_code)]
             // SAFETY: the CPU runs AVX2 (checked on the line above), the
             // only feature `ymm_mul_add` is built with.
-            let (r, out) = rate(millis, ops, &|n| unsafe { x86::ymm_mul_add(n, m, c) });
-            println!(
-                "ymm multiply + add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
-                r * 8.0
-            );
+            report("ymm multiply + add", millis, ops, 8.0, &|n| unsafe {
+                x86::ymm_mul_add(n, m, c)
+            });
         } else {
             println!("ymm: this CPU has no AVX2");
         }
@@ -210,19 +211,21 @@ fn main() {
         #[allow(unsafe_code)]
         // SAFETY: NEON is a baseline feature of every aarch64 target, so
         // every CPU this binary runs on has it.
-        let (r, out) = rate(millis, (2 * ACC) as u64, &|n| unsafe {
-            arm::q_mul_add(n, m, c)
-        });
-        println!(
-            "NEON multiply + add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
-            r * 4.0
+        report(
+            "NEON multiply + add",
+            millis,
+            (2 * ACC) as u64,
+            4.0,
+            &|n| unsafe { arm::q_mul_add(n, m, c) },
         );
         #[allow(unsafe_code)]
         // SAFETY: as above; NEON includes the fused multiply-add.
-        let (r, out) = rate(millis, ACC as u64, &|n| unsafe { arm::q_fma(n, m, c) });
-        println!(
-            "NEON fused multiply-add: {r:.2} instructions/ns ({:.1} G float ops/s), result {out}",
-            r * 8.0
+        report(
+            "NEON fused multiply-add",
+            millis,
+            ACC as u64,
+            8.0,
+            &|n| unsafe { arm::q_fma(n, m, c) },
         );
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
