@@ -207,6 +207,20 @@ impl Grid {
         radius: f32,
         scratch: &mut Scratch,
     ) -> Option<f32> {
+        self.nearest(p, tris, pos, radius, scratch).map(|(d, _)| d)
+    }
+
+    /// [`Grid::signed_distance`] with the index of the triangle it was
+    /// measured to.
+    #[must_use]
+    pub fn nearest(
+        &self,
+        p: Vec3,
+        tris: &[[u32; 3]],
+        pos: &[Vec3],
+        radius: f32,
+        scratch: &mut Scratch,
+    ) -> Option<(f32, u32)> {
         if scratch.seen.len() != tris.len() {
             scratch.seen.clear();
             scratch.seen.resize(tris.len(), u32::MAX);
@@ -219,8 +233,8 @@ impl Grid {
             scratch.seen.fill(u32::MAX);
             scratch.query = 0;
         }
-        // (distance, how squarely the face looks at p, signed distance)
-        let mut best: Option<(f32, f32, f32)> = None;
+        // (distance, how squarely the face looks at p, signed distance, triangle)
+        let mut best: Option<(f32, f32, f32, u32)> = None;
         for r in 0..=rings {
             for dz in -r..=r {
                 for dy in -r..=r {
@@ -247,7 +261,7 @@ impl Grid {
                             // these distances, skipping it cannot change
                             // the nearest triangle or a tie.
                             let (m, br) = self.balls[ti as usize];
-                            let bound = best.map_or(radius, |(bd, _, _)| bd.min(radius));
+                            let bound = best.map_or(radius, |(bd, _, _, _)| bd.min(radius));
                             let reach = bound + br + BALL_MARGIN;
                             if p.distance_squared(m) > reach * reach {
                                 continue;
@@ -257,7 +271,7 @@ impl Grid {
                             let d2 = p.distance_squared(q);
                             // Farther than the best by more than the tie
                             // margin: it cannot win.
-                            if let Some((bd, _, _)) = best
+                            if let Some((bd, _, _, _)) = best
                                 && d2 > (bd + 1e-7) * (bd + 1e-7)
                             {
                                 continue;
@@ -271,25 +285,25 @@ impl Grid {
                             // several faces) go to the face looking at p.
                             let better = match best {
                                 None => true,
-                                Some((bd, bs, _)) => {
+                                Some((bd, bs, _, _)) => {
                                     d < bd - 1e-7 || (d <= bd + 1e-7 && square > bs)
                                 }
                             };
                             if better {
-                                best = Some((d, square, signed));
+                                best = Some((d, square, signed, ti));
                             }
                         }
                     }
                 }
             }
             // Every unvisited cell is at least r cells away from p's own cell.
-            if let Some((d, _, _)) = best
+            if let Some((d, _, _, _)) = best
                 && d <= r as f32 * self.cell
             {
                 break;
             }
         }
-        best.and_then(|(d, _, s)| (d <= radius).then_some(s))
+        best.and_then(|(d, _, s, ti)| (d <= radius).then_some((s, ti)))
     }
 }
 
@@ -323,6 +337,22 @@ pub struct PenetrationReport {
     pub inside_at_rest: usize,
     /// The deepest sample.
     pub deepest: Option<VertexRef>,
+    /// The vertices inside, by the body part they were deepest in (the
+    /// node carrying the most weight of that body triangle's first
+    /// vertex), most first: whether hair is inside the legs or only in a
+    /// hand resting on them.
+    pub by_part: Vec<InsidePart>,
+}
+
+/// Hair vertices inside one body part.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InsidePart {
+    /// The body part's node (its index in the file).
+    pub node: usize,
+    /// The node's name.
+    pub name: String,
+    /// Hair vertices deeper than the threshold, deepest in this part.
+    pub vertices: usize,
 }
 
 /// Running penetration measurement over the samples of one run.
@@ -336,12 +366,14 @@ pub struct Penetration {
     last_hair: Vec<Vec3>,
     last_body: Vec<Vec3>,
     depth: Vec<f32>,
+    /// The body triangle each hair vertex was deepest inside.
+    depth_tri: Vec<u32>,
     at_rest: Vec<bool>,
     deepest: Option<(f32, u32, f64)>,
     samples: usize,
     grid: Grid,
     queue: Vec<usize>,
-    results: Vec<Option<f32>>,
+    results: Vec<Option<(f32, u32)>>,
 }
 
 impl Penetration {
@@ -368,6 +400,7 @@ impl Penetration {
             last_hair: Vec::new(),
             last_body: Vec::new(),
             depth: vec![0.0; n],
+            depth_tri: vec![u32::MAX; n],
             at_rest: vec![false; n],
             deepest: None,
             samples: 0,
@@ -428,7 +461,7 @@ impl Penetration {
                 .with_min_len(QUERIES_PER_JOB)
                 .map_init(Scratch::default, |scratch, &k| {
                     let v = mesh.hair[k];
-                    grid.signed_distance(
+                    grid.nearest(
                         pos[v as usize],
                         &mesh.body_tris,
                         pos,
@@ -439,7 +472,7 @@ impl Penetration {
                 .collect_into_vec(&mut self.results);
             for (i, &k) in self.queue.iter().enumerate() {
                 let v = mesh.hair[k];
-                let d = self.results[i];
+                let (d, tri) = self.results[i].map_or((None, u32::MAX), |(d, t)| (Some(d), t));
                 self.slack[k] = match d {
                     None => SEARCH_RADIUS,
                     // Inside: it can go deeper without crossing, so look again next time.
@@ -455,16 +488,47 @@ impl Penetration {
                         self.deepest = Some((depth, v, t));
                     }
                 }
-                self.depth[k] = self.depth[k].max(depth);
+                if depth > self.depth[k] {
+                    self.depth[k] = depth;
+                    self.depth_tri[k] = tri;
+                }
             }
         }
         self.samples += 1;
     }
 
-    /// The summary so far.
+    /// The summary so far; `names` are the file's node names, by index, for
+    /// [`PenetrationReport::by_part`] (empty: parts go unnamed).
     #[must_use]
-    pub fn report(&self, mesh: &MeshSet) -> PenetrationReport {
+    pub fn report(&self, mesh: &MeshSet, names: &[String]) -> PenetrationReport {
+        let mut parts: Vec<(usize, usize)> = Vec::new();
+        for (&d, &ti) in self.depth.iter().zip(&self.depth_tri) {
+            if d <= THRESHOLD {
+                continue;
+            }
+            let Some(node) = mesh
+                .body_tris
+                .get(ti as usize)
+                .and_then(|t| mesh.owner(t[0]))
+                .map(|(node, _)| node)
+            else {
+                continue;
+            };
+            match parts.iter_mut().find(|(n, _)| *n == node) {
+                Some((_, count)) => *count += 1,
+                None => parts.push((node, 1)),
+            }
+        }
+        parts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         PenetrationReport {
+            by_part: parts
+                .into_iter()
+                .map(|(node, vertices)| InsidePart {
+                    node,
+                    name: names.get(node).cloned().unwrap_or_default(),
+                    vertices,
+                })
+                .collect(),
             threshold_m: THRESHOLD,
             body_triangles: mesh.body_tris.len(),
             hair_vertices: mesh.hair.len(),

@@ -193,6 +193,25 @@ pub fn summary(report: &Report) -> String {
                     let _ = writeln!(out);
                 }
             }
+            if !p.by_part.is_empty() {
+                let parts: Vec<String> = p
+                    .by_part
+                    .iter()
+                    .map(|part| {
+                        let name = if part.name.is_empty() {
+                            format!("node {}", part.node)
+                        } else {
+                            part.name.clone()
+                        };
+                        format!("{name} {}", part.vertices)
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  inside, by the body part where deepest: {}",
+                    parts.join(", ")
+                );
+            }
         }
     }
     let _ = writeln!(

@@ -353,6 +353,7 @@ pub fn run(
             .and_then(|c| c.nodes.first())
             .map_or_else(String::new, |&n| avatar.nodes[n].name.clone())
     };
+    let node_names: Vec<String> = avatar.nodes.iter().map(|n| n.name.clone()).collect();
     let report = RunReport {
         fps,
         feed,
@@ -373,13 +374,12 @@ pub fn run(
                 .map(|(ci, &d)| (chain_name(ci), d))
                 .collect(),
         },
-        stretch: mesh.zip(stretch.as_ref()).map(|((m, _), s)| {
-            let names: Vec<String> = avatar.nodes.iter().map(|n| n.name.clone()).collect();
-            s.report_named(m, &names)
-        }),
+        stretch: mesh
+            .zip(stretch.as_ref())
+            .map(|((m, _), s)| s.report_named(m, &node_names)),
         penetration: mesh
             .zip(penetration.as_ref())
-            .map(|((m, _), p)| p.report(inside.as_ref().unwrap_or(m))),
+            .map(|((m, _), p)| p.report(inside.as_ref().unwrap_or(m), &node_names)),
         seconds: started.elapsed().as_secs_f64(),
     };
     Ok(RunOutput {

@@ -7,7 +7,7 @@ use alloc::collections::BTreeSet;
 
 use glam::{Mat4, Vec3, Vec4};
 use tress_core::math::ops;
-use tress_tools::measure::penetration::Penetration;
+use tress_tools::measure::penetration::{InsidePart, Penetration};
 use tress_tools::measure::stretch::Stretch;
 use tress_tools::measure::{Feed, MeasureError, MeasureOptions, MeshSet, Solver, measure, report};
 use tress_vrm::{Avatar, Humanoid, Mesh, Primitive, Skin};
@@ -454,9 +454,19 @@ fn a_vertex_5_mm_inside_a_cube_counts_and_one_outside_does_not() {
         let pos = skinned(&mesh, &a);
         let mut p = Penetration::new(&mesh, &pos);
         p.sample(&mesh, &pos, 0.0);
-        let r = p.report(&mesh);
+        let names: Vec<String> = a.nodes.iter().map(|n| n.name.clone()).collect();
+        let r = p.report(&mesh, &names);
         assert_eq!(r.vertices_inside, 1, "inward winding {inward}: {r:?}");
         assert_eq!(r.inside_at_rest, 1);
+        // The cube is skinned to joint A (node 0): the vertex is inside A.
+        assert_eq!(
+            r.by_part,
+            vec![InsidePart {
+                node: 0,
+                name: "A".to_owned(),
+                vertices: 1
+            }]
+        );
         let d = r.deepest.expect("one inside");
         assert_eq!(d.vertex, 8, "the vertex at z = 0.095");
         assert!((d.depth_m - 0.005).abs() < 1e-6, "{}", d.depth_m);
@@ -484,7 +494,7 @@ fn skipping_queries_by_slack_finds_what_querying_every_sample_finds() {
         fast.sample(&mesh, &pos, t);
         slow.sample(&mesh, &pos, t);
     }
-    let (f, s) = (fast.report(&mesh), slow.report(&mesh));
+    let (f, s) = (fast.report(&mesh, &[]), slow.report(&mesh, &[]));
     assert_eq!(f, s);
     assert!(
         f.vertices_inside >= 2,
