@@ -73,10 +73,11 @@ pub const PROFILE: [Row; 4] = [
 ];
 
 /// Spring values of every skirt joint. The hit radius is the cloth's
-/// margin, not its thickness (the cloth runs through the joints): a
-/// walking hand presses the cloth against the thigh with under 5 cm
-/// between them, which two 2 cm margins cannot pass (Walk_Loop p99 36 %
-/// with 2 cm, 13 % with 1 cm, before the band's stretch went to 0).
+/// margin, not its thickness (the cloth runs through the joints): when
+/// the hands were colliders too, a walking hand pressed the cloth against
+/// the thigh with under 5 cm between them, which two 2 cm margins cannot
+/// pass (Walk_Loop p99 36 % with 2 cm, 13 % with 1 cm, before the band's
+/// stretch went to 0).
 pub const SPRING: SpringParams = SpringParams {
     stiffness: 1.0,
     drag: 0.4,
@@ -114,10 +115,17 @@ pub const BAND_STRETCH: f32 = 0.0;
 /// (docs/log/2026-12-05-skirt-shear.md).
 pub const BAND_SHEAR: f32 = 0.02;
 
-/// Thigh and shin capsules, left then right, then both forearms with the
-/// hands: the skirt's collider group (arms hanging at the sides in a walk
-/// reach the hem).
-pub const LEG_COLLIDERS: [ColliderDef; 6] = [
+/// Thigh and shin capsules, left then right: the skirt's collider group.
+///
+/// The forearms and hands are not in it. Hands that rest on the thighs
+/// (Sitting_Idle_Loop) touch the leg mesh, so there is no room for cloth
+/// between them; as colliders they pushed the chains on the thighs down
+/// their sides, and the cloth between those chains and the ones on top
+/// stretched (p99 62 % sitting, 25 % without them: the hands then rest on
+/// the cloth, 57 cloth vertices within them, none in the legs). Arms
+/// swinging in a walk or a dance put no cloth inside them either way
+/// (docs/log/2026-12-05-skirt-hands.md).
+pub const LEG_COLLIDERS: [ColliderDef; 4] = [
     ColliderDef {
         bone: b::L_UPPER_LEG,
         offset: Vec3::new(0.0, -0.02, 0.0),
@@ -144,20 +152,6 @@ pub const LEG_COLLIDERS: [ColliderDef; 6] = [
         offset: Vec3::ZERO,
         tail: Vec3::new(0.0, -0.42, 0.0),
         radius: 0.065,
-        head_group: false,
-    },
-    ColliderDef {
-        bone: b::L_LOWER_ARM,
-        offset: Vec3::ZERO,
-        tail: Vec3::new(0.33, 0.0, 0.0),
-        radius: 0.05,
-        head_group: false,
-    },
-    ColliderDef {
-        bone: b::R_LOWER_ARM,
-        offset: Vec3::ZERO,
-        tail: Vec3::new(-0.33, 0.0, 0.0),
-        radius: 0.05,
         head_group: false,
     },
 ];

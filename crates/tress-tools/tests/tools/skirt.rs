@@ -9,6 +9,7 @@
 use crate::common;
 
 use tress_rig::anim::{BoneMap, RetargetOptions, Retargeter};
+use tress_tools::measure::penetration::PenetrationReport;
 use tress_tools::measure::{ClipMotion, MeasureOptions, Report, measure};
 
 /// The issue's five clips by their names in the library.
@@ -61,18 +62,31 @@ fn hem_swing(run: &tress_tools::measure::RunReport) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Skirt vertices more than 1 mm inside the legs (the issue's measure):
+/// those whose deepest point was in a body part skinned to a leg bone.
+fn inside_legs(p: &PenetrationReport) -> usize {
+    p.by_part
+        .iter()
+        .filter(|part| part.name.contains("Leg") || part.name.contains("Foot"))
+        .map(|part| part.vertices)
+        .sum()
+}
+
 fn print_table(reports: &[(&str, Report)]) {
-    println!("clip, fps: skirt p99 stretch / inside > 1 mm (deepest) / hem swing");
+    println!(
+        "clip, fps: skirt p99 stretch / inside the body > 1 mm (deepest) / of those in the legs / hem swing"
+    );
     for (name, rep) in reports {
         for run in &rep.runs {
             let s = run.stretch.as_ref().expect("mesh run");
             let p = run.penetration.as_ref().expect("mesh run");
             println!(
-                "{name}, {}: {:.1} % / {} ({:.1} mm) / {:.1} cm",
+                "{name}, {}: {:.1} % / {} ({:.1} mm) / {} / {:.1} cm",
                 run.fps,
                 s.p99_percent,
                 p.vertices_inside,
                 p.deepest.as_ref().map_or(0.0, |d| d.depth_m * 1000.0),
+                inside_legs(p),
                 hem_swing(run) * 100.0
             );
         }
@@ -99,7 +113,7 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
     }
     // Where the band holds (dancing, walking, jumping), acceptance 1 is
     // met: p99 skirt stretch ≤ 10 % and nothing inside, at 30 and 120 fps
-    // (8.0-8.1 %, 6.9-7.0 % and 9.8 % measured; 27.7 %, 30.8 % and 74.9 %
+    // (8.0-8.1 %, 6.2-6.4 % and 9.8 % measured; 27.7 %, 30.8 % and 74.9 %
     // with the band left out, `--no-bands`; the jump 12.8 % before the
     // band held its shear, `skirt::BAND_SHEAR`).
     for (name, rep) in [&reports[0], &reports[1], &reports[3]] {
@@ -119,6 +133,31 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
             assert_eq!(p.vertices_inside, 0, "{name} at {} fps", run.fps);
         }
     }
+    // Sitting: the hands rest on the thighs, through the cloth lying there
+    // (the skirt does not collide with them, `skirt::LEG_COLLIDERS`), but no
+    // cloth is inside the legs, and the band holds the front over both
+    // thighs: p99 24.8 % / 22.9 % at 30 / 120 fps (61.8 % / 62.0 % while the
+    // hands were colliders and pushed the front chains down the thighs'
+    // sides; docs/log/2026-12-05-skirt-hands.md). The bound is that figure
+    // with a margin, not the issue's 10 %.
+    let (name, sitting) = &reports[2];
+    for run in &sitting.runs {
+        let s = run.stretch.as_ref().expect("mesh run");
+        let p = run.penetration.as_ref().expect("mesh run");
+        assert_eq!(
+            inside_legs(p),
+            0,
+            "{name} at {} fps: {:?}",
+            run.fps,
+            p.by_part
+        );
+        assert!(
+            s.p99_percent <= 30.0,
+            "{name} at {} fps: p99 {}",
+            run.fps,
+            s.p99_percent
+        );
+    }
     // The issue's "visibly moves": the hem swings at least 3 cm in the dance.
     let (_, dance) = &reports[0];
     for run in &dance.runs {
@@ -131,11 +170,12 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
     }
 }
 
-/// Issue 19's acceptance 1 in full. Not met yet where the thighs come up
-/// into the front of the skirt: p99 stretch 62 % sitting and 117 %
-/// crouching, 21 and 116-117 vertices inside;
-/// docs/QUALITY.md, "Skirt", has the figures. Run with `--ignored` to see
-/// where it stands.
+/// Issue 19's acceptance 1 in full: no skirt vertex more than 1 mm inside
+/// the legs, p99 skirt stretch ≤ 10 %, on all five clips at 30 and 120 fps.
+/// Not met yet where the thighs come up into the front of the skirt: p99
+/// stretch 25 % sitting (none inside the legs) and 117 % crouching (116-117
+/// vertices inside the left thigh); docs/QUALITY.md, "Skirt", has the
+/// figures. Run with `--ignored` to see where it stands.
 #[test]
 #[ignore = "issue 19 acceptance 1 is not met yet (docs/QUALITY.md, Skirt)"]
 fn skirt_meets_the_issue_19_targets() {
@@ -147,7 +187,7 @@ fn skirt_meets_the_issue_19_targets() {
         for run in &rep.runs {
             let s = run.stretch.as_ref().expect("mesh run");
             let p = run.penetration.as_ref().expect("mesh run");
-            assert_eq!(p.vertices_inside, 0, "{name} at {} fps", run.fps);
+            assert_eq!(inside_legs(p), 0, "{name} at {} fps", run.fps);
             assert!(
                 s.p99_percent <= 10.0,
                 "{name} at {} fps: p99 {}",
