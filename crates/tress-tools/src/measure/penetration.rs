@@ -197,23 +197,10 @@ impl Grid {
     }
 
     /// Signed distance of `p` to the nearest of `tris` within `radius`
-    /// (negative inside), or `None` when no triangle is that near.
+    /// (negative inside) with that triangle's index, or `None` when no
+    /// triangle is that near.
     #[must_use]
     pub fn signed_distance(
-        &self,
-        p: Vec3,
-        tris: &[[u32; 3]],
-        pos: &[Vec3],
-        radius: f32,
-        scratch: &mut Scratch,
-    ) -> Option<f32> {
-        self.nearest(p, tris, pos, radius, scratch).map(|(d, _)| d)
-    }
-
-    /// [`Grid::signed_distance`] with the index of the triangle it was
-    /// measured to.
-    #[must_use]
-    pub fn nearest(
         &self,
         p: Vec3,
         tris: &[[u32; 3]],
@@ -461,7 +448,7 @@ impl Penetration {
                 .with_min_len(QUERIES_PER_JOB)
                 .map_init(Scratch::default, |scratch, &k| {
                     let v = mesh.hair[k];
-                    grid.nearest(
+                    grid.signed_distance(
                         pos[v as usize],
                         &mesh.body_tris,
                         pos,
@@ -588,9 +575,13 @@ mod tests {
                 })
                 .fold(f32::INFINITY, f32::min);
             match fast {
-                Some(d) => {
+                Some((d, ti)) => {
                     found += 1;
                     assert!((d.abs() - nearest).abs() < 1e-6, "{d} vs {nearest}");
+                    // The triangle it names is one at that distance.
+                    let [a, b, c] = tris[ti as usize].map(|v| pos[v as usize]);
+                    let to_it = p.distance(closest_on_triangle(p, a, b, c));
+                    assert!((to_it - nearest).abs() < 1e-6, "{to_it} vs {nearest}");
                 }
                 None => assert!(nearest > SEARCH_RADIUS - 1e-6, "missed {nearest}"),
             }
