@@ -21,6 +21,34 @@ use std::time::Instant;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const ACC: usize = 16;
 
+/// One test kernel: `iters` rounds of `$step` on each of [`ACC`]
+/// independent `$ty` accumulators (`$x` the accumulator, `$m` and `$c`
+/// the splatted multiplier and addend), then `$reduce` over them (`$a`) so
+/// the result depends on every one and nothing is optimised away. One
+/// body for every test, so they differ only in the instructions measured.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! kernel {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $feature:literal, $ty:ty, $splat:ident,
+        |$x:ident, $m:ident, $c:ident| $step:expr,
+        |$a:ident| $reduce:expr
+    ) => {
+        $(#[$doc])*
+        #[target_feature(enable = $feature)]
+        pub fn $name(iters: u64, m: f32, c: f32) -> f32 {
+            let ($m, $c) = ($splat(m), $splat(c));
+            let mut $a: [$ty; ACC] = [$splat(1.0); ACC];
+            for _ in 0..iters {
+                for $x in &mut $a {
+                    *$x = $step;
+                }
+            }
+            $reduce
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{
@@ -30,49 +58,33 @@ mod x86 {
 
     use super::ACC;
 
-    /// `iters` rounds of a multiply then an add on 16 zmm accumulators.
-    #[target_feature(enable = "avx512f")]
-    pub fn zmm_mul_add(iters: u64, m: f32, c: f32) -> f32 {
-        let (vm, vc) = (_mm512_set1_ps(m), _mm512_set1_ps(c));
-        let mut a: [__m512; ACC] = [_mm512_set1_ps(1.0); ACC];
-        for _ in 0..iters {
-            for x in &mut a {
-                *x = _mm512_add_ps(_mm512_mul_ps(*x, vm), vc);
-            }
-        }
-        a.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
-    }
+    kernel!(
+        /// A multiply then an add on 16 zmm accumulators.
+        zmm_mul_add, "avx512f", __m512, _mm512_set1_ps,
+        |x, vm, vc| _mm512_add_ps(_mm512_mul_ps(*x, vm), vc),
+        |a| a.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
+    );
 
-    /// The same with one fused multiply-add per accumulator.
-    #[target_feature(enable = "avx512f,fma")]
-    pub fn zmm_fma(iters: u64, m: f32, c: f32) -> f32 {
-        let (vm, vc) = (_mm512_set1_ps(m), _mm512_set1_ps(c));
-        let mut a: [__m512; ACC] = [_mm512_set1_ps(1.0); ACC];
-        for _ in 0..iters {
-            for x in &mut a {
-                *x = _mm512_fmadd_ps(*x, vm, vc);
-            }
-        }
-        a.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
-    }
+    kernel!(
+        /// The same with one fused multiply-add per accumulator.
+        zmm_fma, "avx512f,fma", __m512, _mm512_set1_ps,
+        |x, vm, vc| _mm512_fmadd_ps(*x, vm, vc),
+        |a| a.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
+    );
 
-    /// The multiply-then-add test on 16 ymm accumulators.
-    #[target_feature(enable = "avx2")]
-    pub fn ymm_mul_add(iters: u64, m: f32, c: f32) -> f32 {
-        let (vm, vc) = (_mm256_set1_ps(m), _mm256_set1_ps(c));
-        let mut a: [__m256; ACC] = [_mm256_set1_ps(1.0); ACC];
-        for _ in 0..iters {
-            for x in &mut a {
-                *x = _mm256_add_ps(_mm256_mul_ps(*x, vm), vc);
+    kernel!(
+        /// The multiply-then-add test on 16 ymm accumulators.
+        ymm_mul_add, "avx2", __m256, _mm256_set1_ps,
+        |x, vm, vc| _mm256_add_ps(_mm256_mul_ps(*x, vm), vc),
+        |a| {
+            // Lane 0 of the sum depends on every accumulator.
+            let mut sum = _mm256_set1_ps(0.0);
+            for x in a {
+                sum = _mm256_add_ps(sum, x);
             }
+            _mm256_cvtss_f32(sum)
         }
-        // Lane 0 of the sum depends on every accumulator.
-        let mut sum = _mm256_set1_ps(0.0);
-        for x in a {
-            sum = _mm256_add_ps(sum, x);
-        }
-        _mm256_cvtss_f32(sum)
-    }
+    );
 }
 
 /// NEON is part of every aarch64 target, so these need no detection.
@@ -84,31 +96,19 @@ mod arm {
 
     use super::ACC;
 
-    /// `iters` rounds of a multiply then an add on 16 q-register accumulators.
-    #[target_feature(enable = "neon")]
-    pub fn q_mul_add(iters: u64, m: f32, c: f32) -> f32 {
-        let (vm, vc) = (vdupq_n_f32(m), vdupq_n_f32(c));
-        let mut a: [float32x4_t; ACC] = [vdupq_n_f32(1.0); ACC];
-        for _ in 0..iters {
-            for x in &mut a {
-                *x = vaddq_f32(vmulq_f32(*x, vm), vc);
-            }
-        }
-        a.iter().map(|x| vaddvq_f32(*x)).sum()
-    }
+    kernel!(
+        /// A multiply then an add on 16 q-register accumulators.
+        q_mul_add, "neon", float32x4_t, vdupq_n_f32,
+        |x, vm, vc| vaddq_f32(vmulq_f32(*x, vm), vc),
+        |a| a.iter().map(|x| vaddvq_f32(*x)).sum()
+    );
 
-    /// The same with one fused multiply-add per accumulator.
-    #[target_feature(enable = "neon")]
-    pub fn q_fma(iters: u64, m: f32, c: f32) -> f32 {
-        let (vm, vc) = (vdupq_n_f32(m), vdupq_n_f32(c));
-        let mut a: [float32x4_t; ACC] = [vdupq_n_f32(1.0); ACC];
-        for _ in 0..iters {
-            for x in &mut a {
-                *x = vfmaq_f32(vc, *x, vm);
-            }
-        }
-        a.iter().map(|x| vaddvq_f32(*x)).sum()
-    }
+    kernel!(
+        /// The same with one fused multiply-add per accumulator.
+        q_fma, "neon", float32x4_t, vdupq_n_f32,
+        |x, vm, vc| vfmaq_f32(vc, *x, vm),
+        |a| a.iter().map(|x| vaddvq_f32(*x)).sum()
+    );
 }
 
 /// Runs `f(iters)` for about `millis` milliseconds five times and prints
