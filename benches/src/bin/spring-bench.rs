@@ -373,7 +373,7 @@ fn vrm_rig(
 }
 
 /// The skirt avatar's rig (`assets/tress_avatar_skirt.vrm`: the eight locks,
-/// the ponytail and 16 skirt chains in one band) driven by the standard
+/// the ponytail and 24 skirt chains in one band) driven by the standard
 /// head turn and hips sway, with its band held and with it left out
 /// (`RigOptions::bands`), five alternating windows each; prints the median
 /// CPU ns per 60 Hz frame (set frame poses, advance, read every output) and

@@ -75,7 +75,7 @@ fn measure_help_names_its_options() {
 }
 
 /// `inspect` lists the skirt avatar's band (`TRESS_springBone_band`): its
-/// sixteen chains in a ring and the shear it holds, as the generator
+/// 24 chains in a ring and the shear it holds, as the generator
 /// writes them.
 #[test]
 fn inspect_lists_the_skirt_band() {
@@ -83,9 +83,9 @@ fn inspect_lists_the_skirt_band() {
     let o = tress(&[OsStr::new("inspect"), avatar.as_os_str()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    let names: Vec<String> = (0..16).map(|c| format!("Skirt{c:02}")).collect();
+    let names: Vec<String> = (0..24).map(|c| format!("Skirt{c:02}")).collect();
     let want = format!(
-        "band Skirt: 16 chains in a ring, stretch at most 0.0 %, shear at most 2.0 %: {}",
+        "band Skirt: 24 chains in a ring, stretch at most 0.0 %, shear at most 2.0 %: {}",
         names.join(", ")
     );
     assert!(out.contains(&want), "missing `{want}` in:\n{out}");
@@ -126,8 +126,8 @@ fn measure_plays_a_clip_on_the_skirt_avatar() {
         out.contains("motion: clip Dance_Loop (1.00 s) played 1 times after a 1 s ease-in"),
         "{out}"
     );
-    // Only the skirt's 2,400 vertices are judged for penetration.
-    assert!(out.contains("of 2400 hair vertices"), "{out}");
+    // Only the skirt's 3,600 vertices are judged for penetration.
+    assert!(out.contains("of 3600 hair vertices"), "{out}");
     let o = tress(&args("No_Such_Clip"));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("Dance_Loop"), "{}", stderr(&o));

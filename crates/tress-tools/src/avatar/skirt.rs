@@ -1,6 +1,6 @@
 //! The skirt of [`Variant::Skirt`](super::Variant::Skirt): a ring of spring
-//! chains hung from the hips over one skinned cone of cloth, and the thigh
-//! and shin capsules that keep it off the legs.
+//! chains hung from the hips over one skinned cone of cloth, and the pelvis,
+//! thigh and shin capsules that keep it off the body.
 //!
 //! The cloth is a flared ring (an A-line mini skirt) described by its profile
 //! ([`PROFILE`]): each row of joints is an ellipse around the hips at one
@@ -11,6 +11,12 @@
 //! chains follows both.
 //!
 //! Design numbers and why:
+//! - the waistband sits at the natural waist, 10 cm above the hips bone and
+//!   15 cm above the hip joints, where a thigh flexed to the horizontal and
+//!   past it (Crouch_Idle_Loop) passes under it: a band at 97 cm had the
+//!   crouching thigh through the front chains' roots, 3.6-7.7 cm inside its
+//!   capsule, where no contact rule can move cloth fixed to the hips
+//!   (p99 117 %, 116 vertices inside the thigh; 39 %, none, at 105 cm);
 //! - the hem sits 30 cm below the hips bone with a 31 × 28.5 cm radius, so a
 //!   thigh swung 30° forward in a walk (its front 15 + 7 cm ahead of the hip
 //!   at the hem's height) stays inside it: the skirt is pushed by the legs in
@@ -20,8 +26,17 @@
 //!   the top) and almost meet between the legs, so a chain pressed down
 //!   onto the lap in a sitting pose rests on them instead of falling into
 //!   the gap, where the cloth beside it would cut through a thigh;
-//! - cone limits ([`ROOT_CONE_DEG`], [`JOINT_CONE_DEG`]) let the front lift
-//!   level over raised thighs but never fold the cloth up past that;
+//! - two pelvis capsules keep the cloth from being pushed into the hips by a
+//!   thigh coming up under it (crouching: 16 vertices inside the pelvis
+//!   with one capsule, none with two);
+//! - cone limits ([`ROOT_CONE_DEG`], [`JOINT_CONE_DEG`]) let the front lie
+//!   along thighs raised past the horizontal but never fold the cloth up
+//!   into the waist;
+//! - [`CHAINS`] chains: the cloth between two chains is skinned to both by
+//!   linear blending, which stretches it where their bones turn apart (one
+//!   on a thigh, the next beside it); 24 instead of 16 halve the gap and
+//!   the stretch there (sitting p99 25 % → 17 %, with more band rounds,
+//!   `tress_core::spring::band::BAND_ROUNDS`);
 //! - the chains form one closed band ([`BAND_STRETCH`]): a chain a leg
 //!   pushes takes its neighbours along, and the cloth between two chains
 //!   is kept off the legs too.
@@ -35,7 +50,7 @@ use super::skeleton::{BONES, ColliderDef, b};
 use tress_vrm::gltf_out::Primitive;
 
 /// Spring chains around the hips.
-pub const CHAINS: usize = 16;
+pub const CHAINS: usize = 24;
 
 /// One ring of joints: its height and its ellipse's half-axes (metres).
 #[derive(Debug, Clone, Copy)]
@@ -51,19 +66,19 @@ pub struct Row {
 /// The skirt's rows of joints, waist first, hem last: three segments per chain.
 pub const PROFILE: [Row; 4] = [
     Row {
-        y: 0.97,
+        y: 1.05,
         rx: 0.150,
         rz: 0.115,
     },
     Row {
-        y: 0.87,
-        rx: 0.215,
-        rz: 0.185,
+        y: 0.92,
+        rx: 0.200,
+        rz: 0.180,
     },
     Row {
-        y: 0.76,
-        rx: 0.265,
-        rz: 0.240,
+        y: 0.785,
+        rx: 0.250,
+        rz: 0.235,
     },
     Row {
         y: 0.65,
@@ -86,14 +101,12 @@ pub const SPRING: SpringParams = SpringParams {
 };
 
 /// Cone half-angle of a chain's first segment around its rest direction
-/// (relative to the hips), degrees: enough to lie level over a thigh
-/// raised to the horizontal (the rest direction is already 24–27° out
-/// from straight down), not enough to fold up into the waist. Wider cones
-/// measured better crouching with the band (p99 121 % at 80°, 60 % at
-/// 100°, 38 % at 120°) but in Godot, where the clip changes from dancing to
-/// sitting in one frame, the front then flips up off the thighs and a joint
-/// ends 12 mm inside a thigh (`render_skirt`).
-pub const ROOT_CONE_DEG: f32 = 80.0;
+/// (relative to the hips), degrees: enough to lie along a thigh flexed
+/// past the horizontal in a crouch (the rest direction is already 21–27°
+/// out from straight down), not enough to fold up into the waist. Crouching
+/// p99 stretch 115 % at 80°, 39 % at 100° and 120° alike; the other four
+/// clips do not reach the cone.
+pub const ROOT_CONE_DEG: f32 = 100.0;
 /// Cone half-angle of the later segments relative to the segment above,
 /// degrees: the cloth bends over a knee but never doubles back.
 pub const JOINT_CONE_DEG: f32 = 45.0;
@@ -115,7 +128,7 @@ pub const BAND_STRETCH: f32 = 0.0;
 /// (docs/log/2026-12-05-skirt-shear.md).
 pub const BAND_SHEAR: f32 = 0.02;
 
-/// Thigh and shin capsules, left then right: the skirt's collider group.
+/// Pelvis, thigh and shin capsules: the skirt's collider group.
 ///
 /// The forearms and hands are not in it. Hands that rest on the thighs
 /// (Sitting_Idle_Loop) touch the leg mesh, so there is no room for cloth
@@ -125,7 +138,24 @@ pub const BAND_SHEAR: f32 = 0.02;
 /// the cloth, 57 cloth vertices within them, none in the legs). Arms
 /// swinging in a walk or a dance put no cloth inside them either way
 /// (docs/log/2026-12-05-skirt-hands.md).
-pub const LEG_COLLIDERS: [ColliderDef; 4] = [
+pub const BODY_COLLIDERS: [ColliderDef; 6] = [
+    // The pelvis as two capsules across it, above and below the hips bone,
+    // covering the torso's 13 × 9.5 cm section from the waistband down to
+    // the crotch (one capsule left its lower back corners bare).
+    ColliderDef {
+        bone: b::HIPS,
+        offset: Vec3::new(-0.04, 0.05, 0.0),
+        tail: Vec3::new(0.04, 0.05, 0.0),
+        radius: 0.095,
+        head_group: false,
+    },
+    ColliderDef {
+        bone: b::HIPS,
+        offset: Vec3::new(-0.04, -0.04, 0.0),
+        tail: Vec3::new(0.04, -0.04, 0.0),
+        radius: 0.095,
+        head_group: false,
+    },
     ColliderDef {
         bone: b::L_UPPER_LEG,
         offset: Vec3::new(0.0, -0.02, 0.0),
@@ -198,10 +228,10 @@ pub fn chain_joints() -> Vec<Vec<Vec3>> {
         .collect()
 }
 
-/// The world positions of the leg colliders' axis ends at rest.
+/// The world positions of the skirt colliders' axis ends at rest.
 #[must_use]
-pub fn leg_capsules_at_rest() -> Vec<(Vec3, Vec3, f32)> {
-    LEG_COLLIDERS
+pub fn body_capsules_at_rest() -> Vec<(Vec3, Vec3, f32)> {
+    BODY_COLLIDERS
         .iter()
         .map(|c| {
             let at = Vec3::from_array(BONES[c.bone].pos);
@@ -317,10 +347,10 @@ mod tests {
     }
 
     #[test]
-    fn skirt_starts_clear_of_the_leg_capsules() {
+    fn skirt_starts_clear_of_its_capsules() {
         // Every joint's hit sphere and every cloth vertex outside every leg
         // capsule at rest, so nothing starts in contact.
-        let caps = leg_capsules_at_rest();
+        let caps = body_capsules_at_rest();
         for chain in chain_joints() {
             for &p in &chain {
                 for &(a, b, r) in &caps {

@@ -91,12 +91,12 @@ pub(super) fn extensions(
     if !skirt_nodes.is_empty() {
         let first = colliders.len();
         colliders.extend(
-            skirt::LEG_COLLIDERS
+            skirt::BODY_COLLIDERS
                 .iter()
                 .map(|c| collider_json(c, bone_nodes)),
         );
         let legs: Vec<usize> = (first..colliders.len()).collect();
-        groups.push(json!({ "name": "Legs", "colliders": legs }));
+        groups.push(json!({ "name": "HipsAndLegs", "colliders": legs }));
         let legs_group = groups.len() - 1;
         for (c, nodes) in skirt_nodes.iter().enumerate() {
             let joints: Vec<Value> = nodes

@@ -106,16 +106,17 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
             let p = run.penetration.as_ref().expect("mesh run");
             assert!(s.finite, "{name} at {} fps: non-finite stretch", run.fps);
             // Only skirt vertices are counted, and none is inside at rest.
-            assert_eq!(p.hair_vertices, 2400, "{name}");
+            // 25 rows (three segments of eight) by 144 columns (24 chains, six each).
+            assert_eq!(p.hair_vertices, 3600, "{name}");
             assert_eq!(p.inside_at_rest, 0, "{name} at {} fps", run.fps);
             assert!(run.root_fixity_m < 1e-4, "{name}: roots left the hips");
         }
     }
-    // Where the band holds (dancing, walking, jumping), acceptance 1 is
-    // met: p99 skirt stretch ≤ 10 % and nothing inside, at 30 and 120 fps
-    // (8.0-8.1 %, 6.2-6.4 % and 9.8 % measured; 27.7 %, 30.8 % and 74.9 %
-    // with the band left out, `--no-bands`; the jump 12.8 % before the
-    // band held its shear, `skirt::BAND_SHEAR`).
+    // Dancing, walking and jumping, acceptance 1 is met: p99 skirt stretch
+    // ≤ 10 % and nothing inside, at 30 and 120 fps (4.6 %, 4.1-4.2 % and
+    // 6.5 % measured with 24 chains and the waistband at 1.05 m; 8.0 %,
+    // 6.2 % and 9.8 % with 16 at 0.97 m; far more with the band left out,
+    // `--no-bands`).
     for (name, rep) in [&reports[0], &reports[1], &reports[3]] {
         for run in &rep.runs {
             let s = run.stretch.as_ref().expect("mesh run");
@@ -127,36 +128,40 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
             );
         }
     }
-    for (name, rep) in [&reports[0], &reports[1], &reports[3]] {
+    // Nothing inside the body crouching either, since the waistband sits
+    // above where the flexed thigh passes (116-117 vertices inside the
+    // left thigh with it at 0.97 m).
+    for (name, rep) in [&reports[0], &reports[1], &reports[3], &reports[4]] {
         for run in &rep.runs {
             let p = run.penetration.as_ref().expect("mesh run");
             assert_eq!(p.vertices_inside, 0, "{name} at {} fps", run.fps);
         }
     }
     // Sitting: the hands rest on the thighs, through the cloth lying there
-    // (the skirt does not collide with them, `skirt::LEG_COLLIDERS`), but no
-    // cloth is inside the legs, and the band holds the front over both
-    // thighs: p99 24.8 % / 22.9 % at 30 / 120 fps (61.8 % / 62.0 % while the
-    // hands were colliders and pushed the front chains down the thighs'
-    // sides; docs/log/2026-12-05-skirt-hands.md). The bound is that figure
-    // with a margin, not the issue's 10 %.
-    let (name, sitting) = &reports[2];
-    for run in &sitting.runs {
-        let s = run.stretch.as_ref().expect("mesh run");
-        let p = run.penetration.as_ref().expect("mesh run");
-        assert_eq!(
-            inside_legs(p),
-            0,
-            "{name} at {} fps: {:?}",
-            run.fps,
-            p.by_part
-        );
-        assert!(
-            s.p99_percent <= 30.0,
-            "{name} at {} fps: p99 {}",
-            run.fps,
-            s.p99_percent
-        );
+    // (the skirt does not collide with them, `skirt::BODY_COLLIDERS`), but
+    // no cloth is inside the legs. Sitting and crouching miss the issue's
+    // 10 %: p99 16.7 % and 39.0-39.1 % at 30 / 120 fps (24.8 % and 116.6 %
+    // with 16 chains and the waistband at 0.97 m). The bounds are those
+    // figures with a margin, guards against losing ground, not the target.
+    for (k, bound) in [(2, 20.0), (4, 45.0)] {
+        let (name, rep) = &reports[k];
+        for run in &rep.runs {
+            let s = run.stretch.as_ref().expect("mesh run");
+            let p = run.penetration.as_ref().expect("mesh run");
+            assert_eq!(
+                inside_legs(p),
+                0,
+                "{name} at {} fps: {:?}",
+                run.fps,
+                p.by_part
+            );
+            assert!(
+                s.p99_percent <= bound,
+                "{name} at {} fps: p99 {}",
+                run.fps,
+                s.p99_percent
+            );
+        }
     }
     // The issue's "visibly moves": the hem swings at least 3 cm in the dance.
     let (_, dance) = &reports[0];
@@ -173,9 +178,8 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
 /// Issue 19's acceptance 1 in full: no skirt vertex more than 1 mm inside
 /// the legs, p99 skirt stretch ≤ 10 %, on all five clips at 30 and 120 fps.
 /// Not met yet where the thighs come up into the front of the skirt: p99
-/// stretch 25 % sitting (none inside the legs) and 117 % crouching (116-117
-/// vertices inside the left thigh); docs/QUALITY.md, "Skirt", has the
-/// figures. Run with `--ignored` to see where it stands.
+/// stretch 16.7 % sitting and 39 % crouching (nothing inside the legs in
+/// either); docs/QUALITY.md, "Skirt", has the figures. Run with `--ignored` to see where it stands.
 #[test]
 #[ignore = "issue 19 acceptance 1 is not met yet (docs/QUALITY.md, Skirt)"]
 fn skirt_meets_the_issue_19_targets() {
