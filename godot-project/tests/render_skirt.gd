@@ -1,12 +1,13 @@
 ## The skirt avatar (assets/tress_avatar_skirt.vrm, issue 19 item 1) under
-## Xvfb: Dance_Loop and Sitting_Idle_Loop from the Universal Animation
-## Library play on it, the skirt's hem must swing at least 3 cm from its
+## Xvfb: Dance_Loop, Sitting_Idle_Loop and Crouch_Idle_Loop from the
+## Universal Animation Library play on it, the skirt's hem must swing at least 3 cm from its
 ## rest place carried by the hips during the dance, no skirt joint may sit
 ## inside a thigh capsule (radius 8 cm about the upper leg bone) in the
-## dance nor once sitting has settled (its last half second), the skirt's
+## dance nor once sitting or crouching has settled (its last half second), the skirt's
 ## 24 chains must be held in one band (TRESS_springBone_band) whose
 ## neighbouring joints stay within 10 % of their rest spacing in the dance,
-## and target/godot-screens/skirt_dance.png and skirt_sitting.png are
+## and target/godot-screens/skirt_dance.png, skirt_sitting.png and
+## skirt_crouch.png are
 ## saved and checked non-blank; then sitting again with the band left out,
 ## skirt_sitting_no_band.png, for comparison.
 extends RefCounted
@@ -101,7 +102,7 @@ func run(tree: SceneTree) -> String:
 		return "could not load the skirt avatar"
 	var avatar: TressAvatar = stage.avatar
 	var names := avatar.load_animations(lib)
-	for c in ["Dance_Loop", "Sitting_Idle_Loop"]:
+	for c in ["Dance_Loop", "Sitting_Idle_Loop", "Crouch_Idle_Loop"]:
 		if not names.has(c):
 			return "%s is not in the library" % c
 	# Hips and legs from the front left, a little from above.
@@ -138,7 +139,7 @@ func run(tree: SceneTree) -> String:
 	if hair.get_band_links().size() != CHAINS:
 		return "hold_bands = true holds %d links" % hair.get_band_links().size()
 	await TestUtil.frames(tree, 2)
-	var shots := {"Dance_Loop": "skirt_dance", "Sitting_Idle_Loop": "skirt_sitting"}
+	var shots := {"Dance_Loop": "skirt_dance", "Sitting_Idle_Loop": "skirt_sitting", "Crouch_Idle_Loop": "skirt_crouch"}
 	for clip in shots:
 		var got: Variant = await _play(tree, avatar, hair, rest_tips, rest_ends, clip, 1.6)
 		if got is String:
@@ -151,9 +152,10 @@ func run(tree: SceneTree) -> String:
 			return "%s: %s" % [clip, shot]
 		if clip == "Dance_Loop" and got[0] < 0.03:
 			return "Dance_Loop: the hem swings only %.3f m" % got[0]
-		# The dance starts from rest; sitting starts from the dance's pose
-		# in one frame, the thighs jumping up through the skirt, so there
-		# only the settled pose (the last half second) is held to it.
+		# The dance starts from rest; sitting and crouching start from the
+		# clip before's pose in one frame, the thighs jumping up through the
+		# skirt, so there only the settled pose (the last half second) is
+		# held to it.
 		var depth: float = got[1] if clip == "Dance_Loop" else got[2]
 		if depth > 0.0:
 			return "%s: a skirt joint is %.4f m inside a thigh capsule" % [clip, depth]
