@@ -32,11 +32,12 @@
 //! - cone limits ([`ROOT_CONE_DEG`], [`JOINT_CONE_DEG`]) let the front lie
 //!   along thighs raised past the horizontal but never fold the cloth up
 //!   into the waist;
-//! - [`CHAINS`] chains: the cloth between two chains is skinned to both by
-//!   linear blending, which stretches it where their bones turn apart (one
-//!   on a thigh, the next beside it); 24 instead of 16 halve the gap and
-//!   the stretch there (sitting p99 25 % → 17 %, with more band rounds,
-//!   `tress_core::spring::band::BAND_ROUNDS`);
+//! - [`CHAINS`] chains: with 32 band rounds
+//!   (`tress_core::spring::band::BAND_ROUNDS`), 16 / 24 / 32 chains give
+//!   p99 sitting 19.6 / 16.7 / 20.8 %, dancing 6.0 / 4.6 / 3.5 % and
+//!   crouching 36.4 / 39.0 / 48.8 %, and 24 is the only count with nothing
+//!   inside the legs on all five clips (16: six vertices in a thigh
+//!   crouching);
 //! - the chains form one closed band ([`BAND_STRETCH`]): a chain a leg
 //!   pushes takes its neighbours along, and the cloth between two chains
 //!   is kept off the legs too.
