@@ -16,12 +16,18 @@
 //!   past it (Crouch_Idle_Loop) passes under it: a band at 97 cm had the
 //!   crouching thigh through the front chains' roots, 3.6-7.7 cm inside its
 //!   capsule, where no contact rule can move cloth fixed to the hips
-//!   (p99 117 %, 116 vertices inside the thigh; 39 %, none, at 105 cm);
-//! - the hem sits 30 cm below the hips bone with a 31 × 28.5 cm radius, so a
+//!   (p99 117 %, 116 vertices inside the thigh; 39 %, none, at 105 cm,
+//!   both with the earlier 31 × 28.5 cm hem);
+//! - the hem sits 30 cm below the hips bone with a 37 × 35 cm radius, so a
 //!   thigh swung 30° forward in a walk (its front 15 + 7 cm ahead of the hip
 //!   at the hem's height) stays inside it: the skirt is pushed by the legs in
 //!   kicks, crouches and sitting, not at every step (a 25 × 21 cm hem, tried
-//!   first, was pushed in the dance too: skirt p99 stretch 69 % against 25 %);
+//!   first, was pushed in the dance too: skirt p99 stretch 69 % against 25 %),
+//!   and raised thighs find more cloth to lie under (crouching p99 39.0 % with
+//!   a 31 × 28.5 cm hem, 30.5 % with this one; sitting 16.7 %, 14.5 %);
+//! - the rows above the hem are no wider than the hands allow: they swing
+//!   past the cloth's upper half in a walk (a third row 2 cm wider put 23
+//!   skirt vertices inside them);
 //! - the thigh capsules are wider than the leg mesh (8 cm against 7.5 cm at
 //!   the top) and almost meet between the legs, so a chain pressed down
 //!   onto the lap in a sitting pose rests on them instead of falling into
@@ -32,7 +38,7 @@
 //! - cone limits ([`ROOT_CONE_DEG`], [`JOINT_CONE_DEG`]) let the front lie
 //!   along thighs raised past the horizontal but never fold the cloth up
 //!   into the waist;
-//! - [`CHAINS`] chains: with 32 band rounds
+//! - [`CHAINS`] chains: with 32 band rounds and the earlier hem
 //!   (`tress_core::spring::band::BAND_ROUNDS`), 16 / 24 / 32 chains give
 //!   p99 sitting 19.6 / 16.7 / 20.8 %, dancing 6.0 / 4.6 / 3.5 % and
 //!   crouching 36.4 / 39.0 / 48.8 %, and 24 is the only count with nothing
@@ -83,8 +89,8 @@ pub const PROFILE: [Row; 4] = [
     },
     Row {
         y: 0.65,
-        rx: 0.310,
-        rz: 0.285,
+        rx: 0.370,
+        rz: 0.350,
     },
 ];
 
@@ -105,8 +111,8 @@ pub const SPRING: SpringParams = SpringParams {
 /// (relative to the hips), degrees: enough to lie along a thigh flexed
 /// past the horizontal in a crouch (the rest direction is already 21–27°
 /// out from straight down), not enough to fold up into the waist. Crouching
-/// p99 stretch 115 % at 80°, 39 % at 100° and 120° alike; the other four
-/// clips do not reach the cone.
+/// p99 stretch 115 % at 80°, 39 % at 100° and 120° alike (with the earlier
+/// 31 × 28.5 cm hem); the other four clips do not reach the cone.
 pub const ROOT_CONE_DEG: f32 = 100.0;
 /// Cone half-angle of the later segments relative to the segment above,
 /// degrees: the cloth bends over a knee but never doubles back.
