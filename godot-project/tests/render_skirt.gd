@@ -1,14 +1,13 @@
 ## The skirt avatar (assets/tress_avatar_skirt.vrm, issue 19 item 1) under
 ## Xvfb: Dance_Loop, Sitting_Idle_Loop and Crouch_Idle_Loop from the
-## Universal Animation Library play on it, the skirt's hem must swing at least 3 cm from its
-## rest place carried by the hips during the dance, no skirt joint may sit
-## inside a thigh capsule (radius 8 cm about the upper leg bone) in the
-## dance nor once sitting or crouching has settled (its last half second), the skirt's
-## 24 chains must be held in one band (TRESS_springBone_band) whose
-## neighbouring joints stay within 10 % of their rest spacing in the dance,
-## and target/godot-screens/skirt_dance.png, skirt_sitting.png and
-## skirt_crouch.png are
-## saved and checked non-blank; then sitting again with the band left out,
+## Universal Animation Library play on it, the skirt's hem must swing at
+## least 3 cm from its rest place carried by the hips during the dance, no
+## skirt joint may sit inside a thigh capsule (radius 8 cm about the upper
+## leg bone) in the dance nor once sitting or crouching has settled (its
+## last half second), the skirt's 24 chains must be held in one band
+## (TRESS_springBone_band) whose neighbouring joints stay within 10 % of
+## their rest spacing in the dance, and target/godot-screens/skirt_dance.png,
+## skirt_sitting.png and skirt_crouch.png are saved and checked non-blank; then sitting again with the band left out,
 ## skirt_sitting_no_band.png, for comparison.
 extends RefCounted
 
@@ -16,6 +15,8 @@ const TestUtil = preload("res://tests/util.gd")
 const THIGH_RADIUS := 0.08
 ## skirt::CHAINS in crates/tress-tools/src/avatar/skirt.rs.
 const CHAINS := 24
+## The clips played, in order, and the screenshot each saves.
+const SHOTS := {"Dance_Loop": "skirt_dance", "Sitting_Idle_Loop": "skirt_sitting", "Crouch_Idle_Loop": "skirt_crouch"}
 
 func _bone_world(skel: Skeleton3D, bone: int) -> Vector3:
 	return (skel.global_transform * skel.get_bone_global_pose(bone)).origin
@@ -102,7 +103,7 @@ func run(tree: SceneTree) -> String:
 		return "could not load the skirt avatar"
 	var avatar: TressAvatar = stage.avatar
 	var names := avatar.load_animations(lib)
-	for c in ["Dance_Loop", "Sitting_Idle_Loop", "Crouch_Idle_Loop"]:
+	for c in SHOTS:
 		if not names.has(c):
 			return "%s is not in the library" % c
 	# Hips and legs from the front left, a little from above.
@@ -139,15 +140,14 @@ func run(tree: SceneTree) -> String:
 	if hair.get_band_links().size() != CHAINS:
 		return "hold_bands = true holds %d links" % hair.get_band_links().size()
 	await TestUtil.frames(tree, 2)
-	var shots := {"Dance_Loop": "skirt_dance", "Sitting_Idle_Loop": "skirt_sitting", "Crouch_Idle_Loop": "skirt_crouch"}
-	for clip in shots:
+	for clip in SHOTS:
 		var got: Variant = await _play(tree, avatar, hair, rest_tips, rest_ends, clip, 1.6)
 		if got is String:
 			return got
 		print("%s: hem swing %.3f m, deepest skirt joint inside a thigh capsule %.4f m (last 0.5 s: %.4f m), neighbour spacing up to %.3f of rest" % [clip, got[0], got[1], got[2], got[3]])
 		if clip == "Dance_Loop" and got[3] > 1.1:
 			return "Dance_Loop: neighbouring skirt joints %.3f times their rest spacing apart" % got[3]
-		var shot := await TestUtil.screenshot(tree, shots[clip])
+		var shot := await TestUtil.screenshot(tree, SHOTS[clip])
 		if not shot.is_empty():
 			return "%s: %s" % [clip, shot]
 		if clip == "Dance_Loop" and got[0] < 0.03:

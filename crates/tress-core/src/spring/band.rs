@@ -37,9 +37,10 @@ use crate::math::{Pose, Real, ops};
 /// Most rounds of link corrections and chain walks per substep: a push
 /// spreads one link per round, and a band that has converged stops early.
 /// The skirt avatar's 24-chain band (with a 31 × 28.5 cm hem, before it
-/// was widened), p99 skirt stretch at 8 / 16 / 32 / 64 rounds: Sitting_Idle_Loop 40.8 / 25.8 / 16.7 / 16.1 %, Crouch_Idle_Loop
-/// 76.8 / 53.7 / 39.0 / 34.7 %, Jump_Loop 14.5 / 8.5 / 6.5 / 7.1 %; its rig
-/// costs 1.30× the same rig without the band at 32 (`spring-bench --skirt`).
+/// was widened), p99 skirt stretch at 8 / 16 / 32 / 64 rounds:
+/// Sitting_Idle_Loop 40.8 / 25.8 / 16.7 / 16.1 %, Crouch_Idle_Loop 76.8 /
+/// 53.7 / 39.0 / 34.7 %, Jump_Loop 14.5 / 8.5 / 6.5 / 7.1 %; its rig costs
+/// 1.30× the same rig without the band at 32 (`spring-bench --skirt`).
 pub const BAND_ROUNDS: u32 = 32;
 
 /// Largest stretch a link may allow (a link that allows more is no link).

@@ -8,9 +8,9 @@
 //! - [`Variant::Layered`]: twelve locks with over 10,000 hair vertices, the
 //!   stress case;
 //! - [`Variant::Skirt`]: the standard avatar plus a skirt of 24 spring
-//!   chains from the hips and pelvis, thigh and shin capsules ([`skirt`]). A variant
-//!   of its own, so the figures and golden values measured on the other two
-//!   stay as they are.
+//!   chains from the hips and pelvis, thigh and shin capsules ([`skirt`]).
+//!   A variant of its own, so the figures and golden values measured on the
+//!   other two stay as they are.
 //!
 //! Output is deterministic: the same code gives the same bytes on every run
 //! and machine (libm float functions, sorted JSON keys), which a test checks

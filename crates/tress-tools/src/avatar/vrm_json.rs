@@ -95,9 +95,9 @@ pub(super) fn extensions(
                 .iter()
                 .map(|c| collider_json(c, bone_nodes)),
         );
-        let legs: Vec<usize> = (first..colliders.len()).collect();
-        groups.push(json!({ "name": "HipsAndLegs", "colliders": legs }));
-        let legs_group = groups.len() - 1;
+        let body: Vec<usize> = (first..colliders.len()).collect();
+        groups.push(json!({ "name": "HipsAndLegs", "colliders": body }));
+        let body_group = groups.len() - 1;
         for (c, nodes) in skirt_nodes.iter().enumerate() {
             let joints: Vec<Value> = nodes
                 .iter()
@@ -120,7 +120,7 @@ pub(super) fn extensions(
                 })
                 .collect();
             springs.push(json!({ "name": format!("Skirt{c:02}"), "joints": joints,
-                "colliderGroups": [legs_group] }));
+                "colliderGroups": [body_group] }));
         }
     }
     let mut spring = json!({

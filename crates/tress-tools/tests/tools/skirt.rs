@@ -179,7 +179,8 @@ fn skirt_moves_on_five_clips_starts_clear_and_holds_dancing_walking_and_jumping(
 /// the legs, p99 skirt stretch ≤ 10 %, on all five clips at 30 and 120 fps.
 /// Not met yet where the thighs come up into the front of the skirt: p99
 /// stretch 14.5 % sitting and 30.5 % crouching (nothing inside the legs in
-/// either); docs/QUALITY.md, "Skirt", has the figures. Run with `--ignored` to see where it stands.
+/// either); docs/QUALITY.md, "Skirt", has the figures. Run with `--ignored`
+/// to see where it stands.
 #[test]
 #[ignore = "issue 19 acceptance 1 is not met yet (docs/QUALITY.md, Skirt)"]
 fn skirt_meets_the_issue_19_targets() {
