@@ -7,8 +7,9 @@
 ## last half second), the skirt's 24 chains must be held in one band
 ## (TRESS_springBone_band) whose neighbouring joints stay within 10 % of
 ## their rest spacing in the dance, and target/godot-screens/skirt_dance.png,
-## skirt_sitting.png and skirt_crouch.png are saved and checked non-blank; then sitting again with the band left out,
-## skirt_sitting_no_band.png, for comparison.
+## skirt_sitting.png and skirt_crouch.png are saved and checked non-blank;
+## then sitting again with the band left out, skirt_sitting_no_band.png, for
+## comparison.
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")

@@ -355,8 +355,9 @@ mod tests {
 
     #[test]
     fn skirt_starts_clear_of_its_capsules() {
-        // Every joint's hit sphere and every cloth vertex outside every leg
-        // capsule at rest, so nothing starts in contact.
+        // Every joint's hit sphere and every cloth vertex outside every
+        // capsule of the skirt's collider group at rest, so nothing starts
+        // in contact.
         let caps = body_capsules_at_rest();
         for chain in chain_joints() {
             for &p in &chain {
