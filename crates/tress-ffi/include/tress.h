@@ -23,6 +23,10 @@
 // Most attachment frames a spring world holds.
 #define TRESS_MAX_FRAMES 32
 
+// The bend hold, 1/s, an avatar's rig gives a flat lock whose reach meets
+// no collider moving against its attachment (`TressJointDesc::flat_bend`).
+#define TRESS_FLAT_BEND 300.0
+
 // Most render strands per simulated strand.
 #define TRESS_MAX_FOLLOW_PER_GUIDE 64
 
@@ -249,6 +253,10 @@ typedef struct TressJointDesc {
   // Flat lock: half the lock's width, unscaled (0: not known); bounds
   // the lock twist's turn of the first bone.
   float flat_half_width;
+  // Flat lock: how fast its bends across the width relax towards its
+  // parent's lean, 1/s (0: off; `TRESS_FLAT_BEND` is what an avatar's rig
+  // gives a lock whose reach meets no collider moving against it).
+  float flat_bend;
 } TressJointDesc;
 
 // How an avatar's rig is built (`tress_rig::spring_rig::RigOptions`).

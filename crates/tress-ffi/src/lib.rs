@@ -140,6 +140,7 @@ pub extern "C" fn tress_joint_desc_default(out: Option<&mut TressJointDesc>) -> 
             flat_width_axis: d.flat.width_axis.into(),
             flat_stiffness: d.flat.stiffness,
             flat_half_width: d.flat.half_width,
+            flat_bend: d.flat.bend,
         };
         Ok(())
     })
@@ -159,5 +160,21 @@ mod tests {
         let n = unsafe { tress_last_error_copy(buf.as_mut_ptr(), buf.len()) };
         assert_eq!(n, "f: abcdef".len());
         assert_eq!(buf, [b'f' as c_char, b':' as c_char, b' ' as c_char, 0]);
+    }
+
+    #[test]
+    fn the_bend_hold_reaches_the_core_and_bad_rates_are_refused() {
+        assert_eq!(spring::TRESS_FLAT_BEND, tress_core::spring::FLAT_BEND);
+        let mut d = TressJointDesc {
+            flat_width_axis: tress_core::math::Vec3::X.into(),
+            flat_stiffness: 5.0,
+            flat_bend: spring::TRESS_FLAT_BEND,
+            ..TressJointDesc::default()
+        };
+        let core = d.to_core().expect("a finite rate converts");
+        assert_eq!(core.flat.bend, tress_core::spring::FLAT_BEND);
+        assert_eq!(core.flat.stiffness, 5.0);
+        d.flat_bend = f32::NAN;
+        assert!(d.to_core().is_err(), "a NaN rate must be refused");
     }
 }

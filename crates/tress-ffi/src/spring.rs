@@ -28,6 +28,9 @@ pub const TRESS_MAX_CHAINS: u32 = 96;
 pub const TRESS_MAX_COLLIDERS: u32 = 64;
 /// Most attachment frames a spring world holds.
 pub const TRESS_MAX_FRAMES: u32 = 32;
+/// The bend hold, 1/s, an avatar's rig gives a flat lock whose reach meets
+/// no collider moving against its attachment (`TressJointDesc::flat_bend`).
+pub const TRESS_FLAT_BEND: f32 = 300.0;
 
 /// A spring world handle; all bits zero is the null handle.
 #[repr(C)]

@@ -151,6 +151,10 @@ pub struct TressJointDesc {
     /// Flat lock: half the lock's width, unscaled (0: not known); bounds
     /// the lock twist's turn of the first bone.
     pub flat_half_width: f32,
+    /// Flat lock: how fast its bends across the width relax towards its
+    /// parent's lean, 1/s (0: off; `TRESS_FLAT_BEND` is what an avatar's rig
+    /// gives a lock whose reach meets no collider moving against it).
+    pub flat_bend: f32,
 }
 
 /// A chain as authored.
@@ -403,6 +407,7 @@ impl TressJointDesc {
                 width_axis: self.flat_width_axis.to_core("flat_width_axis")?,
                 stiffness: finite(self.flat_stiffness, "flat_stiffness")?,
                 half_width: finite(self.flat_half_width, "flat_half_width")?,
+                bend: finite(self.flat_bend, "flat_bend")?,
             },
         })
     }

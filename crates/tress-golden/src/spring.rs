@@ -132,11 +132,13 @@ pub fn scene(config: StepConfig) -> World {
         &arc(7, 0.05, 20.0, soft, round),
     )
     .unwrap();
-    // A flat lock 4 cm wide whose bone outputs take the lock twist.
+    // A flat lock 4 cm wide that holds its bends (the rig's rate) and whose
+    // bone outputs take the lock twist.
     let flat = FlatLock {
         width_axis: Vec3::X,
         stiffness: 83.0,
         half_width: 0.02,
+        bend: tress_core::spring::FLAT_BEND,
     };
     w.add_chain(
         ChainDesc {

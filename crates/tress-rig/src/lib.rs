@@ -23,6 +23,7 @@
 extern crate alloc;
 
 pub mod anim;
+pub mod bend_hold;
 pub mod constraint_rig;
 pub mod fit_colliders;
 pub mod flat_locks;

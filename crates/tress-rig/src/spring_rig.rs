@@ -469,6 +469,11 @@ impl SpringRig {
         }
         let first = &avatar.nodes[chain.joints[0].node];
         let attachment = first.parent;
+        let bend = if crate::bend_hold::takes_bend_hold(avatar, chain, rest) {
+            tress_core::spring::FLAT_BEND
+        } else {
+            0.0
+        };
         let mut joints = Vec::with_capacity(n);
         let mut nodes = Vec::with_capacity(n);
         for i in 0..n {
@@ -503,6 +508,7 @@ impl SpringRig {
                         width_axis,
                         stiffness: opts.flat_lock_stiffness,
                         half_width,
+                        bend,
                     }),
             });
             nodes.push(j.node);

@@ -58,6 +58,18 @@ pub struct FlatLock {
     /// `twist::ROOT_SHIFT`.
     #[cfg_attr(feature = "serde", serde(default))]
     pub half_width: Real,
+    /// How fast the lock's bends across its width relax, 1/s (0: off):
+    /// each substep a segment keeps `e^(−bend·h)` of its sideways lean
+    /// against its parent's. Unlike `stiffness`, which holds each segment
+    /// to the rest arc and so also holds back the lock's sideways swing,
+    /// this leaves a lock leaning as a whole alone. Off in a bare
+    /// description; a rig built from an avatar gives [`FLAT_BEND`] to locks
+    /// whose reach meets no collider that moves against their attachment
+    /// (`docs/SOLVER.md`, "Bend hold"). Only where `stiffness` is on.
+    ///
+    /// [`FLAT_BEND`]: super::FLAT_BEND
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub bend: Real,
 }
 
 /// A chain as authored.
@@ -162,6 +174,12 @@ pub(crate) struct Joint {
     /// Flat lock: share of the sideways deviation kept per step,
     /// e^(−stiffness·h) (1: none).
     pub lateral_keep: Real,
+    /// Flat lock: how fast its bend across the width relaxes towards its
+    /// parent's lean, 1/s (`FlatLock::bend`).
+    pub bend_rate: Real,
+    /// Flat lock: share of that bend kept per step, `e^(−bend_rate·h)`
+    /// (1: none).
+    pub bend_keep: Real,
     /// How far colliders pushed this segment's end in the last substep
     /// (unscaled; 0: no contact).
     pub pushed: Real,
@@ -192,11 +210,18 @@ impl Joint {
         } else {
             0.0
         };
+        let bend_rate = if desc.flat.bend.is_finite() {
+            desc.flat.bend.max(0.0)
+        } else {
+            0.0
+        };
         let mut joint = Self {
             face,
             half_width,
             lateral: Vec3::ZERO,
             lateral_keep: 1.0,
+            bend_rate,
+            bend_keep: 1.0,
             pushed: 0.0,
             params,
             c_v: 0.0,
@@ -227,6 +252,11 @@ impl Joint {
         self.lateral = if on { self.face } else { Vec3::ZERO };
         self.lateral_keep = if on {
             crate::math::ops::exp(-per_second * super::params::H)
+        } else {
+            1.0
+        };
+        self.bend_keep = if on && self.bend_rate > 0.0 {
+            crate::math::ops::exp(-self.bend_rate * super::params::H)
         } else {
             1.0
         };
@@ -270,6 +300,11 @@ pub(crate) struct Chain {
     pub flat: bool,
     /// Some joint has an angle limit (`SpringWorld::set_joint_limit`).
     pub limited: bool,
+    /// Some joint holds its bends (`Joint::bend_keep < 1`).
+    pub holds: bool,
+    /// A band link names the chain (`SpringWorld::add_band_link`): its
+    /// cloth is held by the band, not by the flat-lock bend hold.
+    pub banded: bool,
 }
 
 impl Chain {

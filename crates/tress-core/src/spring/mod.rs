@@ -41,6 +41,7 @@ pub use chain::{ChainDesc, FlatLock, JointDesc};
 pub use limit::{JointLimit, LimitShape};
 pub use output::JointOutput;
 pub use params::{ContactMode, H, JointParams, MAX_STIFFNESS, Mode, StepConfig};
+pub use step::FLAT_BEND;
 pub use teleport::{TeleportMode, TeleportPolicy};
 pub use wind::Wind;
 pub use world::{SetupError, SpringWorld};

@@ -21,6 +21,18 @@ pub(crate) const INV_H: Real = crate::clock::STEP_HZ as Real;
 /// corrections) at which a flat lock's width constraint is fully released.
 const FLAT_CONTACT_FADE: Real = 0.0005;
 
+/// The bend hold a rig gives a flat lock (`FlatLock::bend`), 1/s: each
+/// substep a segment keeps `e^(−FLAT_BEND·h)` (8 %) of the difference
+/// between its sideways lean and its parent's. The flat-lock stiffness
+/// holds each segment to its carried rest arc, which also holds back the
+/// whole lock's sideways swing, so it stays soft (5/s) for short locks to
+/// swing; this holds only the bends between segments, which linear blend
+/// skinning turns into edge stretch. Issue #6's set (the fitted ponytail
+/// and four bangs), p99 edge stretch at 30 fps: 4.07 % without, 2.71 %
+/// with, the bangs swinging 4.1–4.4 cm against 4.0–4.2
+/// (docs/log/2026-12-06-bend-hold-default.md).
+pub const FLAT_BEND: Real = 300.0;
+
 /// Contact onset band, unscaled model units (3 mm for a metre model): a
 /// push of depth `d` removes the share `min(1, d / band)` of the velocity
 /// into the collider (and along the segment). Removing all of it on any
@@ -432,6 +444,81 @@ pub(crate) fn predicted_end(
     y
 }
 
+/// A flat lock's bend hold (`FlatLock::bend`), as the walk down a chain
+/// carries it: the parent segment's sideways lean (its end's offset from
+/// its rest end along its width axis, as a share of its length) and how far
+/// colliders pushed it this substep. Each segment is pulled towards its
+/// parent's lean, not towards its rest arc: a lock leaning as a whole is
+/// left alone, a bend across its width straightens. Where a collider
+/// pushed this segment or its parent, the hold lets go as the flat lock
+/// does (`FLAT_CONTACT_FADE`, continuous in the push). Chains in a band
+/// keep their cloth by the band instead (the hold took the skirt's crouch
+/// from 30.5 % to 40.9 % stretch).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Bend {
+    on: bool,
+    /// A parent segment of this chain has been walked.
+    parent: bool,
+    lean: Real,
+    pushed: Real,
+    /// The width axis `hold` carried for the segment just walked.
+    w: Vec3,
+}
+
+impl Bend {
+    /// The hold for a walk down `chain` (Improved mode).
+    #[inline(always)]
+    pub(crate) fn for_chain(chain: &Chain) -> Self {
+        Self {
+            on: chain.holds && !chain.banded && chain.desc.mode == Mode::Improved,
+            ..Self::default()
+        }
+    }
+
+    /// `y`, the predicted end of joint `j`'s segment from `o` (rest vector
+    /// `rest_s`, scaled), with its bend towards the parent's lean relaxed.
+    #[inline(always)]
+    pub(crate) fn hold(
+        &mut self,
+        j: &Joint,
+        o: Vec3,
+        rest_s: Vec3,
+        len: Real,
+        frame: &Pose,
+        y: Vec3,
+    ) -> Vec3 {
+        if !self.on || j.bend_keep >= 1.0 {
+            return y;
+        }
+        // Kept for `pass_on`, which reads this segment's lean along it.
+        let w = rotate(frame.rot, j.lateral);
+        self.w = w;
+        if !self.parent {
+            return y;
+        }
+        let pushed = j.pushed.max(self.pushed);
+        let share = (1.0 - pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
+        let target = o + rest_s + w * (self.lean * len);
+        y - w * ((y - target).dot(w) * ((1.0 - j.bend_keep) * share))
+    }
+
+    /// Takes in joint `j`'s segment `o → xh` (after contact; `j.pushed`
+    /// already this substep's) as the parent of the next.
+    #[inline(always)]
+    pub(crate) fn pass_on(&mut self, j: &Joint, o: Vec3, xh: Vec3, rest_s: Vec3, len: Real) {
+        if !self.on {
+            return;
+        }
+        self.lean = if j.bend_keep < 1.0 && len > 0.0 {
+            (xh - o - rest_s).dot(self.w) * (1.0 / len)
+        } else {
+            0.0
+        };
+        self.pushed = j.pushed;
+        self.parent = true;
+    }
+}
+
 /// What the walk down a chain carries from one joint to the next.
 struct Walk {
     /// The updated end of the segment above (the root for the first).
@@ -439,6 +526,7 @@ struct Walk {
     /// The same before this substep.
     o_prev: Vec3,
     drape: Drape,
+    bend: Bend,
 }
 
 /// Drape over contact (`ChainDesc::drape`), as the walk down a chain
@@ -528,6 +616,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
     let mut o_prev = chain.root_prev;
     chain.root_prev = o;
     let mut parent_w = frame.rot;
+    let mut bend = Bend::for_chain(chain);
     for j in joints.iter_mut() {
         let len = j.len0 * s;
         let (rest, base) = if earlier {
@@ -538,6 +627,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
         };
         let p = &j.params;
         let y = predicted_end(j, o, rest, s, frame, !earlier);
+        let y = bend.hold(j, o, rest * s, len, frame, y);
         let fallback = rest;
         let xh = project(o, y, len, fallback);
         let mut v = (xh - j.x) * INV_H;
@@ -563,6 +653,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
             // Only flat locks read it.
             j.pushed = pushed / s.max(Real::MIN_POSITIVE);
         }
+        bend.pass_on(j, o, xh, rest * s, len);
         o_prev = j.x;
         j.x = xh;
         j.v = v;
@@ -589,6 +680,7 @@ pub(crate) fn step_chain_draped(
         o,
         o_prev: chain.root_prev,
         drape: Drape::default(),
+        bend: Bend::for_chain(chain),
     };
     chain.root_prev = o;
     for i in 0..joints.len() {
@@ -615,6 +707,7 @@ fn step_draped_joint(
     let carried = rotate(frame.rot, j.rest_vec);
     let rest = walk.drape.aim(carried, up);
     let y = predicted_end(j, o, rest, s, frame, true);
+    let y = walk.bend.hold(j, o, rest * s, len, frame, y);
     let xh = project(o, y, len, rest);
     let mut v = (xh - j.x) * INV_H;
     let mut pushed = 0.0;
@@ -637,6 +730,7 @@ fn step_draped_joint(
         )
     };
     j.pushed = pushed / s.max(Real::MIN_POSITIVE);
+    walk.bend.pass_on(j, o, xh, rest * s, len);
     walk.drape.pass_on(carried, o, xh, len, pushed, s);
     walk.o_prev = j.x;
     j.x = xh;

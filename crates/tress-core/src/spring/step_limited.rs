@@ -15,7 +15,9 @@ use super::chain::{Chain, Joint};
 use super::limit::{LimitSlot, clamp_end, limit_end};
 use super::output::{segment_rotation, segment_rotation_known_length};
 use super::params::Mode;
-use super::step::{Drape, INV_H, StepCtx, drape_up, predicted_end, project, resolve_contacts_then};
+use super::step::{
+    Bend, Drape, INV_H, StepCtx, drape_up, predicted_end, project, resolve_contacts_then,
+};
 use crate::math::quat::{self, rotate};
 use crate::math::{Pose, Quat, Real, Vec3};
 
@@ -38,6 +40,7 @@ pub(crate) fn step_chain_limited(
     let mut parent_w = frame.rot;
     let draped = !earlier && chain.desc.drape;
     let mut drape = Drape::default();
+    let mut bend = Bend::for_chain(chain);
     for (i, slot) in limits.iter().enumerate().take(joints.len()) {
         let up = if draped {
             drape_up(joints, i, frame, s)
@@ -53,6 +56,7 @@ pub(crate) fn step_chain_limited(
             carried
         };
         let y = predicted_end(j, o, rest, s, frame, !earlier);
+        let y = bend.hold(j, o, rest * s, len, frame, y);
         let mut xh = project(o, y, len, rest);
         // After the inertia update; the velocity is rebuilt from the
         // limited end, so the limit's stop is not undone next substep.
@@ -80,6 +84,7 @@ pub(crate) fn step_chain_limited(
         if draped || j.lateral_keep < 1.0 {
             j.pushed = pushed / s.max(Real::MIN_POSITIVE);
         }
+        bend.pass_on(j, o, xh, rest * s, len);
         if draped {
             drape.pass_on(carried, o, xh, len, pushed, s);
         }

@@ -288,7 +288,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             authored: false,
             root_prev: Vec3::ZERO,
             flat: self.joints[start..].iter().any(|j| j.lateral_keep < 1.0),
+            holds: self.joints[start..].iter().any(|j| j.bend_keep < 1.0),
             limited: false,
+            banded: false,
         };
         self.limits[start..start + joints.len()].fill(LimitSlot::default());
         self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
@@ -462,6 +464,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             j.set_flat_stiffness(per_second);
         }
         self.chains[chain].flat = joints.iter().any(|j| j.lateral_keep < 1.0);
+        self.chains[chain].holds = joints.iter().any(|j| j.bend_keep < 1.0);
         Ok(())
     }
 
@@ -539,7 +542,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
                 shear,
                 ..link
             })
-            .map_err(|_| SetupError::Capacity)
+            .map_err(|_| SetupError::Capacity)?;
+        self.chains[link.a].banded = true;
+        self.chains[link.b].banded = true;
+        Ok(())
     }
 
     /// The band links, in the order they are applied.
@@ -550,6 +556,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// Removes every band link.
     pub fn clear_band_links(&mut self) {
         self.bands.clear();
+        for c in &mut self.chains {
+            c.banded = false;
+        }
     }
 
     /// The chain's description.

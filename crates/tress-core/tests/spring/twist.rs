@@ -21,6 +21,7 @@ fn lock(on: bool, half_width: Real) -> World {
         width_axis: Vec3::X,
         stiffness: 0.0,
         half_width,
+        bend: 0.0,
     };
     let mut w = straight_lock(N, LEN, flat, false);
     let desc = ChainDesc {

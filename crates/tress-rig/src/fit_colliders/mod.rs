@@ -27,7 +27,7 @@
 
 mod body;
 pub mod contact;
-mod geom;
+pub(crate) mod geom;
 pub mod grow;
 mod model;
 pub mod report;
