@@ -30,8 +30,16 @@ fn lock(flat: bool) -> World {
 /// Largest bend between consecutive segments along `axis` (the change of
 /// the unit direction's `axis` component) over a 1.5 s shake along `shake`.
 fn worst_bend(flat: bool, shake: Vec3, axis: Vec3) -> Real {
-    let mut w = lock(flat);
-    let mut worst: Real = 0.0;
+    shake_run(&mut lock(flat), shake, axis).0
+}
+
+/// Over a 1 s shake along `shake` (±6 cm at 2 Hz) then 0.5 s still: the
+/// largest bend between consecutive segments along `axis` (the change of
+/// the unit direction's `axis` component), and the tip's largest distance
+/// from its rest place carried by the frame.
+fn shake_run(w: &mut World, shake: Vec3, axis: Vec3) -> (Real, Real) {
+    let rest_tip = tails(w)[N - 1];
+    let (mut bend, mut swing): (Real, Real) = (0.0, 0.0);
     for f in 1..=180 {
         let t = f as Real / 120.0;
         let d = if t < 1.0 {
@@ -41,16 +49,15 @@ fn worst_bend(flat: bool, shake: Vec3, axis: Vec3) -> Real {
         };
         w.set_frame_pose(0, Pose::new(shake * d, Quat::IDENTITY));
         w.advance(1.0 / 120.0);
-        let out = outputs(&w, 0);
-        let dirs: Vec<Vec3> = out
-            .iter()
-            .map(|o| (o.tail - o.origin).normalize())
-            .collect();
-        for pair in dirs.windows(2) {
-            worst = worst.max((pair[1] - pair[0]).dot(axis).abs());
+        let out = outputs(w, 0);
+        for pair in out.windows(2) {
+            let a = (pair[0].tail - pair[0].origin).normalize();
+            let b = (pair[1].tail - pair[1].origin).normalize();
+            bend = bend.max((b - a).dot(axis).abs());
         }
+        swing = swing.max(out[N - 1].tail.distance(rest_tip + shake * d));
     }
-    worst
+    (bend, swing)
 }
 
 #[test]
@@ -120,28 +127,30 @@ fn bits(w: &World) -> Vec<u32> {
         .collect()
 }
 
+/// Two seconds of a swaying, turning frame delivered at `fps` with poses
+/// per substep: the states at each 1/30 s, as bits.
+fn sampled_run(fps: u32, w: &mut World) -> Vec<Vec<u32>> {
+    let mut samples = Vec::new();
+    for f in 1..=(2 * fps) {
+        w.advance_sampled(1.0 / fps as Real, |_, i| {
+            let t = i as Real / 120.0;
+            Pose::new(
+                Vec3::new(0.05 * ops::sin(7.0 * t), 0.0, 0.0),
+                yaw(40.0 * ops::sin(3.0 * t)),
+            )
+        });
+        if f % (fps / 30) == 0 {
+            samples.push(bits(w));
+        }
+    }
+    samples
+}
+
 #[test]
 fn a_flat_lock_is_bit_identical_across_frame_rates() {
-    let mut runs = Vec::new();
-    for fps in [30u32, 60, 120, 240] {
-        let mut w = lock(true);
-        let mut samples = Vec::new();
-        for f in 1..=(2 * fps) {
-            w.advance_sampled(1.0 / fps as Real, |_, i| {
-                let t = i as Real / 120.0;
-                Pose::new(
-                    Vec3::new(0.05 * ops::sin(7.0 * t), 0.0, 0.0),
-                    yaw(40.0 * ops::sin(3.0 * t)),
-                )
-            });
-            if f % (fps / 30) == 0 {
-                samples.push(bits(&w));
-            }
-        }
-        runs.push(samples);
-    }
-    for r in &runs[1..] {
-        assert_eq!(r, &runs[0]);
+    let first = sampled_run(30, &mut lock(true));
+    for fps in [60u32, 120, 240] {
+        assert_eq!(sampled_run(fps, &mut lock(true)), first, "{fps} fps");
     }
 }
 
@@ -234,32 +243,6 @@ fn held(bend: Real) -> World {
     )
 }
 
-/// Over a 1 s shake across the width (X, ±6 cm at 2 Hz) then 0.5 s still:
-/// the largest bend across the width between consecutive segments, and the
-/// tip's largest distance from its rest place carried by the frame.
-fn bend_and_swing(w: &mut World) -> (Real, Real) {
-    let rest_tip = tails(w)[N - 1];
-    let (mut bend, mut swing): (Real, Real) = (0.0, 0.0);
-    for f in 1..=180 {
-        let t = f as Real / 120.0;
-        let d = if t < 1.0 {
-            ops::sin(2.0 * core::f32::consts::PI * 2.0 * t) * 0.06
-        } else {
-            0.0
-        };
-        w.set_frame_pose(0, Pose::new(Vec3::X * d, Quat::IDENTITY));
-        w.advance(1.0 / 120.0);
-        let out = outputs(w, 0);
-        for pair in out.windows(2) {
-            let a = (pair[0].tail - pair[0].origin).normalize();
-            let b = (pair[1].tail - pair[1].origin).normalize();
-            bend = bend.max((b - a).dot(Vec3::X).abs());
-        }
-        swing = swing.max(out[N - 1].tail.distance(rest_tip + Vec3::X * d));
-    }
-    (bend, swing)
-}
-
 #[test]
 fn the_bend_hold_straightens_bends_and_keeps_the_swing() {
     // The flat-lock rate alone (5/s) lets the lock bend across its width as
@@ -267,9 +250,9 @@ fn the_bend_hold_straightens_bends_and_keeps_the_swing() {
     // still swings as a whole: less than the whipping soft lock (first
     // run: 0.81 → 0.07 bend, 146 → 110 mm), far more than a lock held to
     // its rest arc at 83/s (15 mm), which is what the hold is for.
-    let (bend_off, swing_off) = bend_and_swing(&mut held(0.0));
-    let (bend_on, swing_on) = bend_and_swing(&mut held(tress_core::spring::FLAT_BEND));
-    let (bend_stiff, swing_stiff) = bend_and_swing(&mut lock(true));
+    let (bend_off, swing_off) = shake_run(&mut held(0.0), Vec3::X, Vec3::X);
+    let (bend_on, swing_on) = shake_run(&mut held(tress_core::spring::FLAT_BEND), Vec3::X, Vec3::X);
+    let (bend_stiff, swing_stiff) = shake_run(&mut lock(true), Vec3::X, Vec3::X);
     println!(
         "bend across the width / tip swing: no hold {bend_off:.4} / {:.1} mm, hold {bend_on:.4} / {:.1} mm, 83/s {bend_stiff:.4} / {:.1} mm",
         swing_off * 1e3,
@@ -287,33 +270,21 @@ fn the_bend_hold_straightens_bends_and_keeps_the_swing() {
 
 #[test]
 fn the_bend_hold_is_bit_identical_across_frame_rates_and_live_rates() {
-    let run = |fps: u32, w: &mut World| {
-        let mut samples = Vec::new();
-        for f in 1..=(2 * fps) {
-            w.advance_sampled(1.0 / fps as Real, |_, i| {
-                let t = i as Real / 120.0;
-                Pose::new(
-                    Vec3::new(0.05 * ops::sin(7.0 * t), 0.0, 0.0),
-                    yaw(40.0 * ops::sin(3.0 * t)),
-                )
-            });
-            if f % (fps / 30) == 0 {
-                samples.push(bits(w));
-            }
-        }
-        samples
-    };
-    let first = run(30, &mut held(300.0));
+    let first = sampled_run(30, &mut held(300.0));
     for fps in [60u32, 120, 240] {
-        assert_eq!(run(fps, &mut held(300.0)), first, "{fps} fps");
+        assert_eq!(sampled_run(fps, &mut held(300.0)), first, "{fps} fps");
     }
-    assert_ne!(run(30, &mut held(0.0)), first, "the hold changed nothing");
+    assert_ne!(
+        sampled_run(30, &mut held(0.0)),
+        first,
+        "the hold changed nothing"
+    );
     // The hold rides on the flat lock: off with it, back with it, as if
     // built so, without a reset.
     let mut live = held(300.0);
     live.set_flat_lock_stiffness(0, 0.0).unwrap();
     live.set_flat_lock_stiffness(0, 5.0).unwrap();
-    assert_eq!(run(30, &mut live), first, "set live");
+    assert_eq!(sampled_run(30, &mut live), first, "set live");
 }
 
 #[test]
