@@ -191,6 +191,21 @@ fn inspect_prints_the_built_in_avatars_rig() {
     assert!(out.contains("humanoid: 17 bones"), "{out}");
     assert!(out.contains("springs: 8 chains"), "{out}");
     assert!(out.contains("warnings: 0"), "{out}");
+    // Every lock is a ribbon; only the bangs, out of the body's reach,
+    // hold their bends (`tress_rig::bend_hold`).
+    let chain_lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" joints from `"))
+        .collect();
+    assert_eq!(chain_lines.len(), 8, "{out}");
+    for line in chain_lines {
+        assert!(line.contains("flat lock ("), "{line}");
+        assert_eq!(
+            line.contains("holds its bends"),
+            line.contains("HairBang"),
+            "{line}"
+        );
+    }
 }
 
 #[test]

@@ -57,6 +57,10 @@ pub fn report(avatar: &Avatar) -> String {
             .map(tress_vrm::model::SpringChain::simulated_len)
             .sum::<usize>()
     );
+    // Which bones are flat locks, and which chains hold their bends, as a
+    // rig built from this file has them (`tress_rig`).
+    let shapes = tress_rig::flat_locks::lock_shapes(avatar);
+    let rest = avatar.rest_world();
     for c in &springs.chains {
         let first = c.joints.first().map_or(0, |j| j.node);
         let mut tags = Vec::new();
@@ -67,6 +71,21 @@ pub fn report(avatar: &Avatar) -> String {
             tags.push("head hair".to_owned());
         }
         tags.push(format!("collider groups {:?}", c.collider_groups));
+        let simulated = &c.joints[..c.simulated_len().min(c.joints.len())];
+        let flat = simulated
+            .iter()
+            .filter(|j| {
+                shapes
+                    .get(&j.node)
+                    .is_some_and(|s| s.aspect >= tress_rig::flat_locks::MIN_ASPECT)
+            })
+            .count();
+        if flat > 0 {
+            tags.push(format!("flat lock ({flat} of {} bones)", simulated.len()));
+            if tress_rig::bend_hold::takes_bend_hold(avatar, c, &rest) {
+                tags.push("holds its bends".to_owned());
+            }
+        }
         let _ = writeln!(
             out,
             "  {:<28} {} joints from `{}`: {}",
