@@ -457,7 +457,8 @@ pub(crate) fn predicted_end(
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Bend {
     on: bool,
-    /// A parent segment of this chain has been walked.
+    /// The segment just walked holds its bends: the next one is held to
+    /// its lean.
     parent: bool,
     lean: Real,
     pushed: Real,
@@ -509,13 +510,14 @@ impl Bend {
         if !self.on {
             return;
         }
-        self.lean = if j.bend_keep < 1.0 && len > 0.0 {
-            (xh - o - rest_s).dot(self.w) * (1.0 / len)
-        } else {
-            0.0
-        };
-        self.pushed = j.pushed;
-        self.parent = true;
+        // Only a holding segment passes a lean on: below a round bone (no
+        // width axis to lean along) the next flat one starts afresh, as a
+        // chain's first does, rather than being held to the rest arc.
+        self.parent = j.bend_keep < 1.0 && len > 0.0;
+        if self.parent {
+            self.lean = (xh - o - rest_s).dot(self.w) * (1.0 / len);
+            self.pushed = j.pushed;
+        }
     }
 }
 

@@ -227,20 +227,34 @@ fn the_stiffness_changes_live_as_if_built_with_it() {
     assert!(live.set_flat_lock_stiffness(7, 1.0).is_err());
 }
 
-/// A soft flat lock (5/s, the rig's default) with the bend hold at `bend`
-/// per second, hanging from the origin along −Y, wide along X.
-fn held(bend: Real) -> World {
-    straight_lock(
-        N,
-        LEN,
-        FlatLock {
-            width_axis: Vec3::X,
-            stiffness: 5.0,
-            half_width: 0.0,
-            bend,
+/// A soft flat lock (5/s, the rig's default) wide along X, with the bend
+/// hold at `bend` per second.
+fn soft(bend: Real) -> FlatLock {
+    FlatLock {
+        width_axis: Vec3::X,
+        stiffness: 5.0,
+        half_width: 0.0,
+        bend,
+    }
+}
+
+/// One segment as `straight_lock` makes them, with the lock `flat`.
+fn segment(flat: FlatLock) -> tress_core::spring::JointDesc {
+    tress_core::spring::JointDesc {
+        local_rot: Quat::IDENTITY,
+        offset: Vec3::new(0.0, -LEN, 0.0),
+        params: tress_core::spring::JointParams {
+            stiffness: 400.0,
+            damping: 20.0,
+            ..stiff_params()
         },
-        false,
-    )
+        flat,
+    }
+}
+
+/// [`soft`] as a straight lock hanging from the origin along −Y.
+fn held(bend: Real) -> World {
+    straight_lock(N, LEN, soft(bend), false)
 }
 
 #[test]
@@ -294,23 +308,7 @@ fn a_chain_in_a_band_is_left_to_the_band() {
     // as with no hold); unlinked, it acts.
     let pair = |bend: Real, linked: bool| {
         let mut w = held(bend);
-        let joints: Vec<_> = (0..N)
-            .map(|_| tress_core::spring::JointDesc {
-                local_rot: Quat::IDENTITY,
-                offset: Vec3::new(0.0, -LEN, 0.0),
-                params: tress_core::spring::JointParams {
-                    stiffness: 400.0,
-                    damping: 20.0,
-                    ..stiff_params()
-                },
-                flat: FlatLock {
-                    width_axis: Vec3::X,
-                    stiffness: 5.0,
-                    half_width: 0.0,
-                    bend,
-                },
-            })
-            .collect();
+        let joints: Vec<_> = (0..N).map(|_| segment(soft(bend))).collect();
         let desc = tress_core::spring::ChainDesc {
             root_offset: Vec3::new(0.03, 0.0, 0.0),
             ..w.chain_desc(0).unwrap()
@@ -343,4 +341,41 @@ fn a_chain_in_a_band_is_left_to_the_band() {
         "the hold acted in a band"
     );
     assert_ne!(pair(300.0, false), pair(0.0, false), "the hold never acted");
+}
+
+#[test]
+fn a_flat_segment_below_a_round_one_starts_afresh() {
+    // The hold pulls a segment to its parent's lean along the parent's
+    // width: a round parent has none, so the flat segment under it is held
+    // no more than a chain's first (bit for bit as with no hold), and not
+    // pulled back to the rest arc.
+    let two = |first_flat: bool, bend: Real| {
+        let first = if first_flat {
+            soft(bend)
+        } else {
+            FlatLock::default()
+        };
+        let joints = [segment(first), segment(soft(bend))];
+        let mut w = World::default();
+        let head = w.add_frame(Pose::IDENTITY).unwrap();
+        w.add_chain(
+            tress_core::spring::ChainDesc {
+                frame: head,
+                ..tress_core::spring::ChainDesc::default()
+            },
+            &joints,
+        )
+        .unwrap();
+        sampled_run(30, &mut w)
+    };
+    assert_eq!(
+        two(false, 300.0),
+        two(false, 0.0),
+        "held below a round bone"
+    );
+    assert_ne!(
+        two(true, 300.0),
+        two(true, 0.0),
+        "two flat segments: no hold"
+    );
 }
