@@ -53,14 +53,14 @@ function call(name, s) {
 }
 
 // wasm32 layouts (repr(C)): TressPose 28 bytes, TressCollider 44,
-// TressJointDesc 76, TressChainDesc 40, TressJointOutput 56.
+// TressJointDesc 80, TressChainDesc 40, TressJointOutput 56.
 const buf = t.tress_alloc(4096);
 const worldPtr = buf; // TressSpringWorld: one u64
 const pose = buf + 16;
 const collider = buf + 64;
-const joints = buf + 128; // 6 × 76
-const chain = buf + 592; // 8-aligned (collider_mask is a u64)
-const outputs = buf + 640; // 6 × 56
+const joints = buf + 128; // 6 × 80
+const chain = buf + 608; // 8-aligned (collider_mask is a u64)
+const outputs = buf + 656; // 6 × 56
 const u32 = buf + 1024;
 const setPose = (p, x, y, z, qy, qw) => {
   const v = view();
@@ -81,7 +81,7 @@ call("tress_spring_add_frame", t.tress_spring_add_frame(world, pose, u32));
 }
 call("tress_spring_add_collider", t.tress_spring_add_collider(world, 0, collider, u32));
 for (let j = 0; j < 6; j++) {
-  const p = joints + 76 * j;
+  const p = joints + 80 * j;
   call(`tress_joint_desc_default ${j}`, t.tress_joint_desc_default(p));
   view().setFloat32(p + 16, 0, true); // offset.x
   view().setFloat32(p + 20, -0.05, true); // offset.y
