@@ -6,10 +6,11 @@
 //! against the forehead), whose bends come from its own swing. A lock that
 //! can reach a collider moving against its attachment (a front lock swept
 //! over the shoulder as the head turns, a back lock against the back) must
-//! bend round it; holding its bends there stretched the built-in avatar's
-//! front locks (p99 8.84 → 9.30 %) and the layered avatar (7.78 → 8.36 %),
-//! and made the 30 and 60 fps runs part by up to 70 mm where a lock met a
-//! shoulder (`docs/log/2026-12-06-bend-hold-default.md`).
+//! bend round it: holding its bends made the 30 and 60 fps runs part by up
+//! to 70 mm where a lock met a shoulder, and with the hold faded near
+//! colliders to prevent that, it stretched the built-in avatar's front
+//! locks (p99 8.84 → 9.30 %) and the layered avatar (7.78 → 8.36 %)
+//! (`docs/log/2026-12-06-bend-hold-default.md`).
 
 use alloc::collections::BTreeSet;
 
