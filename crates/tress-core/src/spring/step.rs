@@ -411,7 +411,7 @@ pub(crate) fn resolve_contacts_then(
 /// Where joint `j`'s end goes this substep before length projection and
 /// contact: the spring toward the target `o + s·rest` with gravity and
 /// damping, and (`flat`: Improved mode) a flat lock's relaxation across its
-/// width.
+/// width, then its bend hold as the walk `bend` carries it.
 #[inline(always)]
 pub(crate) fn predicted_end(
     j: &Joint,
@@ -420,6 +420,7 @@ pub(crate) fn predicted_end(
     s: Real,
     frame: &Pose,
     flat: bool,
+    bend: &mut Bend,
 ) -> Vec3 {
     // f = k (r − x) + s g, u = e^(−c h) (v + h f), y = x + h u with the
     // target r = o + R: expanded as y = [x + c_v v + c_k (R − x) + s c_g]
@@ -440,6 +441,8 @@ pub(crate) fn predicted_end(
         let yield_to_contact = (1.0 - j.pushed * (1.0 / FLAT_CONTACT_FADE)).max(0.0);
         let w = rotate(frame.rot, j.lateral);
         y -= w * ((y - target).dot(w) * ((1.0 - j.lateral_keep) * yield_to_contact));
+        // A joint that holds its bends is a flat lock: the same width axis.
+        y = bend.hold(j, o, rest_s, j.len0 * s, w, y);
     }
     y
 }
@@ -477,22 +480,14 @@ impl Bend {
     }
 
     /// `y`, the predicted end of joint `j`'s segment from `o` (rest vector
-    /// `rest_s`, scaled), with its bend towards the parent's lean relaxed.
+    /// `rest_s` and length `len`, scaled; `w` its width axis carried by the
+    /// frame), with its bend towards the parent's lean relaxed.
     #[inline(always)]
-    pub(crate) fn hold(
-        &mut self,
-        j: &Joint,
-        o: Vec3,
-        rest_s: Vec3,
-        len: Real,
-        frame: &Pose,
-        y: Vec3,
-    ) -> Vec3 {
+    fn hold(&mut self, j: &Joint, o: Vec3, rest_s: Vec3, len: Real, w: Vec3, y: Vec3) -> Vec3 {
         if !self.on || j.bend_keep >= 1.0 {
             return y;
         }
         // Kept for `pass_on`, which reads this segment's lean along it.
-        let w = rotate(frame.rot, j.lateral);
         self.w = w;
         if !self.parent {
             return y;
@@ -628,8 +623,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
             (rotate(frame.rot, j.rest_vec), parent_w)
         };
         let p = &j.params;
-        let y = predicted_end(j, o, rest, s, frame, !earlier);
-        let y = bend.hold(j, o, rest * s, len, frame, y);
+        let y = predicted_end(j, o, rest, s, frame, !earlier, &mut bend);
         let fallback = rest;
         let xh = project(o, y, len, fallback);
         let mut v = (xh - j.x) * INV_H;
@@ -708,8 +702,7 @@ fn step_draped_joint(
     let len = j.len0 * s;
     let carried = rotate(frame.rot, j.rest_vec);
     let rest = walk.drape.aim(carried, up);
-    let y = predicted_end(j, o, rest, s, frame, true);
-    let y = walk.bend.hold(j, o, rest * s, len, frame, y);
+    let y = predicted_end(j, o, rest, s, frame, true, &mut walk.bend);
     let xh = project(o, y, len, rest);
     let mut v = (xh - j.x) * INV_H;
     let mut pushed = 0.0;

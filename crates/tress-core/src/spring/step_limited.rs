@@ -55,8 +55,7 @@ pub(crate) fn step_chain_limited(
         } else {
             carried
         };
-        let y = predicted_end(j, o, rest, s, frame, !earlier);
-        let y = bend.hold(j, o, rest * s, len, frame, y);
+        let y = predicted_end(j, o, rest, s, frame, !earlier, &mut bend);
         let mut xh = project(o, y, len, rest);
         // After the inertia update; the velocity is rebuilt from the
         // limited end, so the limit's stop is not undone next substep.
