@@ -651,7 +651,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             && self.joints[c.start..c.start + c.len]
                 .iter()
                 .any(|j| j.face != Vec3::ZERO)
-            && !self.bands.iter().any(|l| l.a == chain || l.b == chain)
+            && !c.banded
     }
 
     /// Puts every chain at rest on its arc under the current frame poses and
