@@ -35,6 +35,14 @@ pub struct LockShape {
     pub vertices: usize,
 }
 
+impl LockShape {
+    /// Wide enough to be a flat lock ([`MIN_ASPECT`]).
+    #[must_use]
+    pub fn is_flat(&self) -> bool {
+        self.aspect >= MIN_ASPECT
+    }
+}
+
 fn rotation_of(m: &Mat4) -> glam::Quat {
     quat::normalize(affine::decompose(m).1)
 }

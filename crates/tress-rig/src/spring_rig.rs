@@ -303,7 +303,7 @@ impl SpringRig {
         let flat = if needs_lock_shapes(opts) {
             crate::flat_locks::lock_shapes(avatar)
                 .into_iter()
-                .filter(|(_, s)| s.aspect >= crate::flat_locks::MIN_ASPECT)
+                .filter(|(_, s)| s.is_flat())
                 .map(|(n, s)| (n, (s.width_axis, s.half_width)))
                 .collect()
         } else {

@@ -74,11 +74,7 @@ pub fn report(avatar: &Avatar) -> String {
         let simulated = &c.joints[..c.simulated_len().min(c.joints.len())];
         let flat = simulated
             .iter()
-            .filter(|j| {
-                shapes
-                    .get(&j.node)
-                    .is_some_and(|s| s.aspect >= tress_rig::flat_locks::MIN_ASPECT)
-            })
+            .filter(|j| shapes.get(&j.node).is_some_and(|s| s.is_flat()))
             .count();
         if flat > 0 {
             tags.push(format!("flat lock ({flat} of {} bones)", simulated.len()));
