@@ -34,6 +34,16 @@ pub const THRESHOLD: f32 = tress_rig::skin::CONTACT_THRESHOLD;
 /// Grid cells are at most this many (the cell grows to fit).
 const MAX_CELLS: usize = 1 << 21;
 
+/// Binned (triangle, cell) pairs are at most this many (64 MiB of
+/// indices): a body scaled up a thousandfold would otherwise put every
+/// triangle in every cell.
+const MAX_ITEMS: u64 = 1 << 24;
+
+/// The grid's box is clamped to this far from the origin, metres: any
+/// avatar fits ten kilometres, and a vertex beyond it (a broken pose) is
+/// outside every body triangle's reach anyway.
+const MAX_REACH: f32 = 1e4;
+
 /// Fewest queries a parallel job takes: each job starts a scratch whose
 /// marks span every body triangle, so a job should do enough queries to
 /// pay for it (the hand-made split this replaced also took at least 256).
@@ -93,6 +103,8 @@ pub struct Grid {
     /// so that a triangle that cannot beat the nearest one found so far is
     /// dropped before its closest point is computed.
     balls: Vec<(Vec3, f32)>,
+    /// Each triangle's cell range (`None`: outside the grid), by index.
+    ranges: Vec<Option<([usize; 3], [usize; 3])>>,
 }
 
 /// Per-job query scratch: per triangle, the query that last tested it
@@ -105,20 +117,49 @@ pub struct Scratch {
 
 impl Grid {
     /// Bins `tris` (vertex positions `pos`) overlapping the box `lo..hi`.
+    ///
+    /// A broken pose or file can throw vertices kilometres away or to
+    /// infinity: the box is clamped to [`MAX_REACH`], and the cell grows
+    /// until both the cells and the triangles' cell spans fit
+    /// ([`MAX_CELLS`], [`MAX_ITEMS`]), so the grid stays bounded whatever
+    /// the positions.
     pub fn build(&mut self, tris: &[[u32; 3]], pos: &[Vec3], lo: Vec3, hi: Vec3, cell: f32) {
+        let reach = Vec3::splat(MAX_REACH);
+        // `max` before `min`: a NaN bound becomes −reach, then stays there.
+        let lo = lo.max(-reach).min(reach);
+        let hi = hi.max(-reach).min(reach);
         let extent = (hi - lo).max(Vec3::splat(1e-6));
-        let mut cell = cell.max(1e-4);
+        let mut cell = if cell.is_finite() {
+            cell.max(1e-4)
+        } else {
+            1e-4
+        };
+        self.origin = lo;
         let dims = loop {
             let d = (extent / cell).ceil().max(Vec3::ONE);
             let d = [d.x as usize, d.y as usize, d.z as usize];
-            if d[0] * d[1] * d[2] <= MAX_CELLS {
-                break d;
+            let cells = d[0].checked_mul(d[1]).and_then(|n| n.checked_mul(d[2]));
+            if cells.is_some_and(|n| n <= MAX_CELLS) {
+                self.cell = cell;
+                self.dims = d;
+                // Each triangle's cells, kept for the two passes below.
+                self.ranges.clear();
+                let mut items = 0u64;
+                for t in tris {
+                    let [a, b, c] = t.map(|v| pos[v as usize]);
+                    let r = self.cell_range(a.min(b).min(c), a.max(b).max(c));
+                    if let Some((l, h)) = r {
+                        items += (0..3).map(|k| (h[k] - l[k] + 1) as u64).product::<u64>();
+                    }
+                    self.ranges.push(r);
+                }
+                if items <= MAX_ITEMS {
+                    break d;
+                }
             }
             cell *= 1.5;
         };
-        self.origin = lo;
-        self.cell = cell;
-        self.dims = dims;
+        debug_assert_eq!(self.dims, dims);
         self.normals.clear();
         self.normals.extend(tris.iter().map(|t| {
             let [a, b, c] = t.map(|v| pos[v as usize]);
@@ -147,9 +188,8 @@ impl Grid {
                 self.items.clear();
                 self.items.resize(sum as usize, 0);
             }
-            for (ti, t) in tris.iter().enumerate() {
-                let [a, b, c] = t.map(|v| pos[v as usize]);
-                let Some((l, h)) = self.cell_range(a.min(b).min(c), a.max(b).max(c)) else {
+            for (ti, r) in self.ranges.iter().enumerate() {
+                let Some((l, h)) = *r else {
                     continue;
                 };
                 for z in l[2]..=h[2] {
@@ -215,6 +255,14 @@ impl Grid {
         let rel = (p - self.origin) / self.cell;
         let home = rel.floor();
         let rings = (radius / self.cell).ceil() as i64 + 1;
+        // A point farther outside the grid than the search reaches (or not
+        // a number: a broken pose) has no binned triangle near it.
+        let reach = rings as f32;
+        if !home.is_finite()
+            || (0..3).any(|k| home[k] < -reach - 1.0 || home[k] > self.dims[k] as f32 + reach)
+        {
+            return None;
+        }
         scratch.query = scratch.query.wrapping_add(1);
         if scratch.query == u32::MAX {
             scratch.seen.fill(u32::MAX);
@@ -587,6 +635,58 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} points near the soup");
+    }
+
+    #[test]
+    fn far_and_broken_positions_keep_the_grid_bounded() {
+        // Two triangles near the origin, one thrown a thousand kilometres,
+        // one with a NaN corner and one with an infinite one: the grid
+        // over a box reaching past all of them stays within its limits
+        // and still finds the near triangles.
+        let pos = vec![
+            Vec3::ZERO,
+            Vec3::new(0.1, 0.0, 0.0),
+            Vec3::new(0.0, 0.1, 0.0),
+            Vec3::new(1e6, 1e6, 1e6),
+            Vec3::new(f32::NAN, 0.0, 0.0),
+            Vec3::splat(f32::INFINITY),
+            Vec3::new(0.0, 0.0, 0.1),
+        ];
+        let tris = vec![[0, 1, 2], [0, 2, 6], [0, 1, 3], [0, 1, 4], [0, 2, 5]];
+        for (lo, hi) in [
+            (Vec3::splat(-1e6), Vec3::splat(1e6)),
+            (Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY)),
+            (Vec3::splat(f32::NAN), Vec3::splat(f32::NAN)),
+            (Vec3::splat(-0.1), Vec3::splat(0.2)),
+        ] {
+            let mut grid = Grid::default();
+            grid.build(&tris, &pos, lo, hi, 0.01);
+            assert!(
+                grid.dims.iter().product::<usize>() <= MAX_CELLS,
+                "{:?}",
+                grid.dims
+            );
+            assert!(grid.items.len() as u64 <= MAX_ITEMS, "{}", grid.items.len());
+            let mut scratch = Scratch::default();
+            let near = grid.signed_distance(
+                Vec3::new(0.02, 0.02, 0.01),
+                &tris,
+                &pos,
+                SEARCH_RADIUS,
+                &mut scratch,
+            );
+            if lo.is_finite() && hi.x < 1.0 {
+                let (d, _) = near.expect("the near triangles are binned");
+                assert!(d.abs() <= 0.01 + 1e-6, "{d}");
+            }
+            for far in [
+                Vec3::splat(f32::NAN),
+                Vec3::splat(f32::INFINITY),
+                Vec3::splat(1e7),
+            ] {
+                let _ = grid.signed_distance(far, &tris, &pos, SEARCH_RADIUS, &mut scratch);
+            }
+        }
     }
 
     #[test]
