@@ -6,4 +6,5 @@ mod body;
 mod common;
 mod follow;
 mod groom_assets;
+mod mutated;
 mod parity;
