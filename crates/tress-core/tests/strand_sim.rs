@@ -433,3 +433,69 @@ fn bad_skin_data_is_refused_and_the_sim_keeps_its_head() {
     );
     assert_eq!(bits(&sim), skinned, "a refused frame moves nothing");
 }
+
+/// Head poses a broken caller passes: not a number, infinite, a zero
+/// rotation, and a rotation so long that its length overflows (it used to
+/// normalise to a zero quaternion and turn every strand to NaN).
+fn broken_poses() -> [Pose; 4] {
+    let q = |x, y, z, w| Quat::from_xyzw(x, y, z, w);
+    [
+        Pose::new(Vec3::new(Real::NAN, 0.0, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::ZERO, q(0.0, Real::INFINITY, 0.0, 1.0)),
+        Pose::new(Vec3::ZERO, q(0.0, 0.0, 0.0, 0.0)),
+        Pose::new(Vec3::new(0.01, 0.0, 0.0), q(0.37, -1e30, -1e30, 0.64)),
+    ]
+}
+
+fn all_finite(sim: &StrandSim) -> bool {
+    let (x, y, z) = sim.positions();
+    x.iter().chain(y).chain(z).all(|v| v.is_finite())
+}
+
+#[test]
+fn a_broken_head_pose_is_replaced_by_the_last_good_one() {
+    for (i, bad) in broken_poses().into_iter().enumerate() {
+        // Each way a pose comes in: advanced to, sampled per step, one
+        // step, a reset, and as the sim's first pose.
+        let mut a = sim(Schedule::FIXED_120);
+        a.advance_to(1.0 / 30.0, pose(1.0 / 30.0));
+        a.advance_to(1.0 / 30.0, bad);
+        assert!(all_finite(&a), "pose {i}, advance_to");
+        a.advance(1.0, |_, _| bad);
+        a.step_once(1.0 / 120.0, bad);
+        a.reset(bad);
+        assert!(all_finite(&a), "pose {i}, advance, step_once, reset");
+        // Held near the head: a broken pose is replaced, not followed.
+        let (x, y, z) = a.positions();
+        let far = x
+            .iter()
+            .zip(y)
+            .zip(z)
+            .map(|((x, y), z)| Vec3::new(*x, *y, *z).length());
+        assert!(
+            far.fold(0.0, Real::max) < 1.0,
+            "pose {i}: strands left the head"
+        );
+        let pts = fan(4);
+        let c = StrandSim::from_points(16, &pts, StrandParams::default(), Schedule::FIXED_120, bad)
+            .expect("four strands of 16");
+        assert!(all_finite(&c), "pose {i}, built at it");
+    }
+}
+
+#[test]
+fn broken_bones_leave_a_skinned_sim_finite() {
+    for (i, bad) in broken_poses().into_iter().enumerate() {
+        let mut s = sim(Schedule::FIXED_120);
+        s.set_skin(&fan_weights(40), &bones_at(0.0)).unwrap();
+        s.advance_skinned(1.0 / 30.0, bad, &[bad, bad]).unwrap();
+        assert!(all_finite(&s), "bones {i}, advanced");
+        s.reset_skinned(&[bad, bones_at(0.1)[1]]).unwrap();
+        s.advance_skinned(1.0 / 30.0, pose(0.2), &bones_at(0.2))
+            .unwrap();
+        assert!(all_finite(&s), "bones {i}, reset and advanced");
+        let mut t = sim(Schedule::FIXED_120);
+        t.set_skin(&fan_weights(40), &[bad, bad]).unwrap();
+        assert!(all_finite(&t), "bones {i}, set");
+    }
+}

@@ -5,7 +5,7 @@
 //! counts ([`crate::clock`]), and the formulas reproduce both end poses bit
 //! for bit, which is what makes states independent of the frame rate.
 
-use super::{Quat, Real, Vec3, quat};
+use super::{Quat, Real, Vec3, ops, quat};
 
 /// A rigid pose: position and unit rotation (for the strand solver, the
 /// head frame that carries the groom: head frame to world).
@@ -47,6 +47,21 @@ impl Pose {
         };
         let rot = quat::normalize_or(self.rot, fallback.rot);
         Self { pos, rot }
+    }
+
+    /// `self` untouched when it is finite with a rotation within 1e-4 of
+    /// unit length (so a valid pose keeps its bits), else
+    /// [`Self::sanitized`] against `fallback`: how a solver that does not
+    /// normalise every pose it is given keeps a NaN, infinite or
+    /// degenerate one out of its state.
+    #[must_use]
+    pub fn or_sanitized(self, fallback: &Self) -> Self {
+        let len2 = quat::length_squared(self.rot);
+        if self.pos.is_finite() && self.rot.is_finite() && ops::abs(len2 - 1.0) <= 1e-4 {
+            self
+        } else {
+            self.sanitized(fallback)
+        }
     }
 
     /// Interpolates a fraction `t` of the way to `next`: lerp for the

@@ -95,14 +95,15 @@ pub fn normalize(q: Quat) -> Quat {
     q / length(q)
 }
 
-/// `q` normalised by [`normalize`], or `fallback` when `q` is not finite
-/// or too short (length ≤ 1e-6) to give a direction: how the solvers
-/// sanitise rotations they are given.
+/// `q` normalised by [`normalize`], or `fallback` when `q` is not finite,
+/// too short (length ≤ 1e-6) to give a direction, or so long that its
+/// length overflows (components past about 1e19, which would divide to a
+/// zero quaternion): how the solvers sanitise rotations they are given.
 #[inline]
 #[must_use]
 pub fn normalize_or(q: Quat, fallback: Quat) -> Quat {
     let len = length(q);
-    if q.is_finite() && len > 1e-6 {
+    if q.is_finite() && len > 1e-6 && len.is_finite() {
         q / len
     } else {
         fallback

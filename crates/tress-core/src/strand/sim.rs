@@ -261,7 +261,8 @@ impl StrandSim {
             world_colliders: Vec::new(),
             pool: None,
             isa: Isa::detect(),
-            last_pose: pose,
+            // `reset` below takes `pose`, or this where `pose` is broken.
+            last_pose: Pose::IDENTITY,
             frames: Vec::with_capacity(16),
             skin: None,
             rate: 1,
@@ -280,6 +281,7 @@ impl StrandSim {
     /// its groom carried by the last frame's bones instead (`pose` then
     /// only carries the head colliders).
     pub fn reset(&mut self, pose: Pose) {
+        let pose = pose.or_sanitized(&self.last_pose);
         self.last_pose = pose;
         if let Some(skin) = self.skin.as_mut() {
             let bones = core::mem::take(&mut skin.last_bones);
@@ -381,7 +383,7 @@ impl StrandSim {
             if !self.runs(plan.index(j)) {
                 continue;
             }
-            let pose = pose_at(plan.time(j), plan.fraction(j));
+            let pose = pose_at(plan.time(j), plan.fraction(j)).or_sanitized(&self.last_pose);
             self.step_poses.push(pose);
             self.step_volume.push(self.volume_runs(plan.index(j)));
             frames.push(StepFrame::new(
@@ -426,6 +428,7 @@ impl StrandSim {
 
     /// One step of `h` seconds with the head at `pose`, outside the clock.
     pub fn step_once(&mut self, h: Real, pose: Pose) {
+        let pose = pose.or_sanitized(&self.last_pose);
         let mut frames = core::mem::take(&mut self.frames);
         frames.clear();
         self.step_poses.clear();
@@ -674,7 +677,10 @@ impl StrandSim {
         let n = self.layout.len();
         self.skin = Some(SimSkin {
             weights: weights.to_vec(),
-            last_bones: bones.to_vec(),
+            last_bones: bones
+                .iter()
+                .map(|b| b.or_sanitized(&Pose::IDENTITY))
+                .collect(),
             step_bones: bones.to_vec(),
             carried: core::array::from_fn(|_| LineBuf::zeroed(n)),
         });
@@ -702,7 +708,9 @@ impl StrandSim {
     pub fn reset_skinned(&mut self, bones: &[Pose]) -> Result<(), SkinError> {
         if let Some(skin) = self.skin.as_mut() {
             check_bone_count(skin, bones)?;
-            skin.last_bones.copy_from_slice(bones);
+            for (last, b) in skin.last_bones.iter_mut().zip(bones) {
+                *last = b.or_sanitized(last);
+            }
         }
         self.reset(self.last_pose);
         Ok(())
@@ -731,6 +739,7 @@ impl StrandSim {
         let plan = self.clock.advance(dt);
         let k = StepCoefs::new(&self.params, self.step_h(plan.h), self.layout.particles());
         let from = self.last_pose;
+        let head = head.or_sanitized(&from);
         let mut frames = core::mem::take(&mut self.frames);
         let mut ran = 0;
         for j in 0..plan.count {
@@ -757,7 +766,7 @@ impl StrandSim {
                     ..
                 } = skin;
                 for ((out, a), b) in step_bones.iter_mut().zip(last_bones.iter()).zip(bones) {
-                    *out = a.interpolate(b, t);
+                    *out = a.interpolate(&b.or_sanitized(a), t);
                 }
                 let step_bones = core::mem::take(&mut skin.step_bones);
                 skin.carry(&self.layout, &self.rest, &step_bones);
@@ -768,7 +777,9 @@ impl StrandSim {
         self.frames = frames;
         self.last_pose = head;
         if let Some(skin) = self.skin.as_mut() {
-            skin.last_bones.copy_from_slice(bones);
+            for (last, b) in skin.last_bones.iter_mut().zip(bones) {
+                *last = b.or_sanitized(last);
+            }
         }
         Ok(ran)
     }
