@@ -332,12 +332,15 @@ impl TressVec3 {
 }
 
 impl TressQuat {
-    /// The rotation, normalised; a zero or non-finite quaternion is refused.
+    /// The rotation, normalised; a zero or non-finite quaternion is refused,
+    /// and so is one whose squared length overflows (components past about
+    /// 1e19), which would normalise to zero.
     pub(crate) fn to_core(self, what: &str) -> Result<Quat> {
         let q = Quat::from_xyzw(self.x, self.y, self.z, self.w);
-        if !q.is_finite() || tress_core::math::quat::length_squared(q) < 1e-12 {
+        let len2 = tress_core::math::quat::length_squared(q);
+        if !q.is_finite() || !len2.is_finite() || len2 < 1e-12 {
             return Err(Error::invalid(format!(
-                "{what} is not a finite non-zero quaternion ({q})"
+                "{what} is not a finite non-zero quaternion of finite length ({q})"
             )));
         }
         // The core's normalisation: the same bits on every platform.

@@ -1128,3 +1128,45 @@ fn an_avatar_changes_its_lock_options_live() {
         ok(tress_avatar_destroy(a));
     }
 }
+
+#[test]
+fn a_rotation_too_long_to_normalise_is_refused() {
+    // Components past ~1e19 overflow the squared length: normalised, such a
+    // quaternion became zero, and strands created at it turned to NaN.
+    let huge = TressPose {
+        position: v(0.0, 0.0, 0.0),
+        rotation: TressQuat {
+            x: 0.37,
+            y: -1e30,
+            z: -1e30,
+            w: 0.64,
+        },
+    };
+    let s = ring_strands();
+    assert_eq!(
+        tress_strands_set_head_pose(s, Some(&huge)),
+        TressStatus::InvalidArgument
+    );
+    // SAFETY: tress_last_error returns a NUL-terminated thread-local string.
+    let msg = unsafe { core::ffi::CStr::from_ptr(tress_last_error()) };
+    assert!(msg.to_string_lossy().contains("finite length"), "{msg:?}");
+    assert_eq!(
+        tress_strands_reset(s, Some(&huge)),
+        TressStatus::InvalidArgument
+    );
+    ok(tress_strands_advance(s, 1.0 / 30.0, None));
+    let mut pos = vec![v(0.0, 0.0, 0.0); 8 * 16];
+    // SAFETY: `pos` holds 128 writable points.
+    ok(unsafe { tress_strands_positions(s, pos.as_mut_ptr(), pos.len(), None) });
+    assert!(
+        pos.iter()
+            .all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite())
+    );
+    ok(tress_strands_destroy(s));
+    let w = ffi_world();
+    assert_eq!(
+        tress_spring_set_frame_pose(w, 0, Some(&huge)),
+        TressStatus::InvalidArgument
+    );
+    ok(tress_spring_destroy(w));
+}
