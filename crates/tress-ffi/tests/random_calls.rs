@@ -1,4 +1,4 @@
-//! Random call sequences through the spring C ABI, with the arguments a
+//! Random call sequences through the spring and strand C ABI, with the arguments a
 //! careless or hostile caller passes (NaN, infinities, zero-length bones,
 //! unnormalised rotations, indices past the end, one-second and negative
 //! frames), never panic and never leave an output unbounded.
@@ -64,6 +64,11 @@ impl Rng {
         } else {
             (self.unit() - 0.5) * 0.4
         }
+    }
+    /// [`Self::coord`] with the non-finite values moved to 1 km.
+    fn finite(&mut self) -> f32 {
+        let x = self.coord();
+        if x.is_finite() { x } else { 1e3 }
     }
     fn vec(&mut self) -> TressVec3 {
         TressVec3 {
@@ -362,4 +367,157 @@ fn random_calls_with_bad_arguments_never_panic_and_stay_bounded() {
         statuses[TressStatus::InvalidArgument as usize],
     );
     assert!(done > 10_000 && refused > 1_000, "{statuses:?}");
+}
+
+/// Strand seeds run; each makes [`STRAND_CALLS`] calls.
+const STRAND_SEEDS: u64 = 400;
+const STRAND_CALLS: usize = 30;
+
+fn wild_params(r: &mut Rng, p: &mut TressStrandParams) {
+    p.gravity = r.vec();
+    p.damping = r.coord();
+    p.global_stiffness = r.coord() * 3.0;
+    p.global_range = r.coord() * 3.0;
+    p.local_stiffness = r.coord() * 3.0;
+    p.length_velocity_correction = r.coord() * 3.0;
+    p.collision_margin = r.coord().abs();
+    p.global_passes = r.below(40) as u32;
+    p.local_passes = r.below(40) as u32;
+    p.collision_passes = r.below(40) as u32;
+    p.length_passes = r.below(40) as u32;
+    p.collide_in_length = r.below(2) == 0;
+}
+
+fn colliders(r: &mut Rng) -> Vec<TressCollider> {
+    (0..r.below(4))
+        .map(|_| TressCollider {
+            shape: r.below(5) as u32,
+            offset: r.vec(),
+            tail: r.vec(),
+            normal: r.vec(),
+            radius: r.coord().abs(),
+        })
+        .collect()
+}
+
+/// Up to 12 strands of up to 20 points, some with a point thrown far or
+/// repeated (a zero-length segment).
+fn strand_points(r: &mut Rng) -> (Vec<TressVec3>, usize, usize) {
+    let (strands, points) = (1 + r.below(12) as usize, 1 + r.below(20) as usize);
+    let mut pts = Vec::with_capacity(strands * points);
+    for _ in 0..strands {
+        let root = TressVec3 {
+            x: r.finite(),
+            y: r.finite(),
+            z: r.finite(),
+        };
+        for k in 0..points {
+            let mut p = TressVec3 {
+                x: root.x + r.finite() * 0.1,
+                y: root.y - k as f32 * 0.01 * r.unit(),
+                z: root.z,
+            };
+            if r.below(200) == 0 {
+                p.x = r.wild();
+            }
+            if k > 0 && r.below(30) == 0 {
+                p = root;
+            }
+            pts.push(p);
+        }
+    }
+    (pts, strands, points)
+}
+
+#[test]
+fn random_strand_calls_never_panic_and_stay_bounded() {
+    let mut made = 0;
+    for seed in 1..=STRAND_SEEDS {
+        let mut r = Rng::new(seed ^ 0x5757);
+        let (pts, strands, points) = strand_points(&mut r);
+        let mut o = TressStrandOptions::default();
+        assert_eq!(tress_strand_options_default(Some(&mut o)), TressStatus::Ok);
+        o.particles = r.below(70) as u32;
+        o.threads = r.below(3) as u32;
+        o.origin = r.vec();
+        o.head_pose = r.pose();
+        if r.below(2) == 0 {
+            wild_params(&mut r, &mut o.params);
+        }
+        let mut h = TressStrands { bits: 0 };
+        // SAFETY: `pts` holds `strands * points` points.
+        let s =
+            unsafe { tress_strands_create(pts.as_ptr(), strands, points, Some(&o), Some(&mut h)) };
+        if no_panic(s, seed, 0, "strands_create") != TressStatus::Ok {
+            continue;
+        }
+        made += 1;
+        let (mut count, mut particles) = (0, 0);
+        assert_eq!(
+            tress_strands_counts(h, Some(&mut count), Some(&mut particles)),
+            TressStatus::Ok
+        );
+        let mut pos = vec![TressVec3::default(); count as usize * particles as usize];
+        let mut tan = pos.clone();
+        for step in 1..=STRAND_CALLS {
+            let (s, what) = match r.below(7) {
+                0 => {
+                    let p = r.pose();
+                    (tress_strands_set_head_pose(h, Some(&p)), "set_head_pose")
+                }
+                1 => {
+                    let c = colliders(&mut r);
+                    // SAFETY: `c` holds `c.len()` colliders.
+                    (
+                        unsafe { tress_strands_set_head_colliders(h, c.as_ptr(), c.len()) },
+                        "set_head_colliders",
+                    )
+                }
+                2 => {
+                    let c = colliders(&mut r);
+                    // SAFETY: `c` holds `c.len()` colliders.
+                    (
+                        unsafe { tress_strands_set_world_colliders(h, c.as_ptr(), c.len()) },
+                        "set_world_colliders",
+                    )
+                }
+                3 => {
+                    let mut p = o.params;
+                    wild_params(&mut r, &mut p);
+                    (tress_strands_set_params(h, Some(&p)), "set_params")
+                }
+                4 => {
+                    let p = r.pose();
+                    (tress_strands_reset(h, Some(&p)), "reset")
+                }
+                _ => {
+                    let dt = r.dt();
+                    (tress_strands_advance(h, dt, None), "advance")
+                }
+            };
+            no_panic(s, seed, step, what);
+            // SAFETY: `pos` and `tan` hold `particles` writable points each.
+            let read = unsafe {
+                [
+                    tress_strands_positions(h, pos.as_mut_ptr(), pos.len(), None),
+                    tress_strands_tangents(h, tan.as_mut_ptr(), tan.len(), None),
+                ]
+            };
+            assert_eq!(read, [TressStatus::Ok; 2], "seed {seed}, call {step}");
+            let bad = pos.iter().chain(&tan).find(|p| {
+                ![p.x, p.y, p.z]
+                    .iter()
+                    .all(|v| v.is_finite() && v.abs() <= 1e7)
+            });
+            assert!(
+                bad.is_none(),
+                "seed {seed}, after call {step} ({what}): {bad:?}"
+            );
+        }
+        assert_eq!(tress_strands_destroy(h), TressStatus::Ok);
+    }
+    assert!(
+        made > STRAND_SEEDS / 4,
+        "only {made} of {STRAND_SEEDS} strand sets were made"
+    );
 }
