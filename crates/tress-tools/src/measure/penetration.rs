@@ -119,9 +119,9 @@ impl Grid {
     /// Bins `tris` (vertex positions `pos`) overlapping the box `lo..hi`.
     ///
     /// A broken pose or file can throw vertices kilometres away or to
-    /// infinity: the box is clamped to [`MAX_REACH`], and the cell grows
+    /// infinity: the box is clamped to `MAX_REACH`, and the cell grows
     /// until both the cells and the triangles' cell spans fit
-    /// ([`MAX_CELLS`], [`MAX_ITEMS`]), so the grid stays bounded whatever
+    /// (`MAX_CELLS`, `MAX_ITEMS`), so the grid stays bounded whatever
     /// the positions.
     pub fn build(&mut self, tris: &[[u32; 3]], pos: &[Vec3], lo: Vec3, hi: Vec3, cell: f32) {
         let reach = Vec3::splat(MAX_REACH);
