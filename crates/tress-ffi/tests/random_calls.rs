@@ -18,26 +18,21 @@ use tress_ffi::*;
 const SEEDS: u64 = 2000;
 const CALLS: usize = 60;
 
-/// xorshift64: the same sequence on every platform.
-struct Rng(u64);
+/// The seeded generator with the argument kinds a careless caller passes.
+struct Rng(tress_testkit::Xorshift);
 
 impl Rng {
     fn new(seed: u64) -> Self {
-        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Self(tress_testkit::Xorshift::new(seed))
     }
     fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
+        self.0.next_u64()
     }
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.0.below(n)
     }
     fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        self.0.unit()
     }
     /// A value a careless caller passes: mostly ordinary, sometimes zero,
     /// huge, tiny, negative or not a number.

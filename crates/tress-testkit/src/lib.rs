@@ -36,3 +36,37 @@ pub fn shared_assets() -> Option<PathBuf> {
     );
     None
 }
+
+/// A seeded xorshift64 generator for randomised tests: the same sequence on
+/// every platform, so a failure names a seed that reproduces it anywhere.
+#[derive(Debug, Clone)]
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A generator from `seed` (any value; mixed so that neighbouring seeds
+    /// start far apart, and never zero).
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// A value in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// A value in `[0, 1)` with 24 random bits.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}

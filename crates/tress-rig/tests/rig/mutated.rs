@@ -10,27 +10,10 @@
 
 use serde_json::{Value, json};
 use tress_rig::spring_rig::{RigOptions, SpringRig};
-use tress_testkit::repo_root;
+use tress_testkit::{Xorshift as Rng, repo_root};
 
 /// Damaged copies per avatar.
 const COPIES: u64 = 300;
-
-/// xorshift64: the same damage on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// JSON pointers of every value under the parts a rig reads.
 fn targets(v: &Value, path: &str, inside: bool, out: &mut Vec<String>) {
@@ -59,7 +42,7 @@ fn targets(v: &Value, path: &str, inside: bool, out: &mut Vec<String>) {
 }
 
 fn damage_json(j: &mut Value, rng: &mut Rng, pointers: &[String]) {
-    let p = &pointers[rng.below(pointers.len())];
+    let p = &pointers[rng.below(pointers.len() as u64) as usize];
     let replacement = match rng.below(10) {
         0 => json!(0),
         1 => json!(-1),
@@ -96,8 +79,8 @@ fn damage_json(j: &mut Value, rng: &mut Rng, pointers: &[String]) {
 
 fn damage_bin(bin: &mut [u8], rng: &mut Rng) {
     for _ in 0..1 + rng.below(8) {
-        let at = rng.below(bin.len() / 4) * 4;
-        let v = [f32::NAN, f32::INFINITY, 1e30, -1e30, 0.0][rng.below(5)];
+        let at = rng.below(bin.len() as u64 / 4) as usize * 4;
+        let v = [f32::NAN, f32::INFINITY, 1e30, -1e30, 0.0][rng.below(5) as usize];
         bin[at..at + 4].copy_from_slice(&v.to_le_bytes());
     }
 }
@@ -166,7 +149,7 @@ fn damaged_avatars_are_refused_or_step_finite() {
         let (json, bin) = split(&glb);
         let mut pointers = Vec::new();
         targets(&json, "", false, &mut pointers);
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ glb.len() as u64);
+        let mut rng = Rng::new(glb.len() as u64);
         let mut stepped = 0;
         for copy in 0..COPIES {
             let (mut j, mut b) = (json.clone(), bin.clone());
