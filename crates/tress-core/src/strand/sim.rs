@@ -153,6 +153,14 @@ struct SimSkin {
 }
 
 impl SimSkin {
+    /// Takes `bones` (as long as at setup) as the last frame's, each broken
+    /// one replaced by the one it would have replaced (`Pose::or_sanitized`).
+    fn take_bones(&mut self, bones: &[Pose]) {
+        for (last, b) in self.last_bones.iter_mut().zip(bones) {
+            *last = b.or_sanitized(last);
+        }
+    }
+
     /// Carries the groom by `bones` into `carried`.
     fn carry(&mut self, layout: &StrandLayout, rest: &[LineBuf; 5], bones: &[Pose]) {
         let [x, y, z] = &mut self.carried;
@@ -708,9 +716,7 @@ impl StrandSim {
     pub fn reset_skinned(&mut self, bones: &[Pose]) -> Result<(), SkinError> {
         if let Some(skin) = self.skin.as_mut() {
             check_bone_count(skin, bones)?;
-            for (last, b) in skin.last_bones.iter_mut().zip(bones) {
-                *last = b.or_sanitized(last);
-            }
+            skin.take_bones(bones);
         }
         self.reset(self.last_pose);
         Ok(())
@@ -777,9 +783,7 @@ impl StrandSim {
         self.frames = frames;
         self.last_pose = head;
         if let Some(skin) = self.skin.as_mut() {
-            for (last, b) in skin.last_bones.iter_mut().zip(bones) {
-                *last = b.or_sanitized(last);
-            }
+            skin.take_bones(bones);
         }
         Ok(ran)
     }
