@@ -135,7 +135,7 @@ impl Grid {
             1e-4
         };
         self.origin = lo;
-        let dims = loop {
+        loop {
             let d = (extent / cell).ceil().max(Vec3::ONE);
             let d = [d.x as usize, d.y as usize, d.z as usize];
             let cells = d[0].checked_mul(d[1]).and_then(|n| n.checked_mul(d[2]));
@@ -154,12 +154,12 @@ impl Grid {
                     self.ranges.push(r);
                 }
                 if items <= MAX_ITEMS {
-                    break d;
+                    break;
                 }
             }
             cell *= 1.5;
-        };
-        debug_assert_eq!(self.dims, dims);
+        }
+        let dims = self.dims;
         self.normals.clear();
         self.normals.extend(tris.iter().map(|t| {
             let [a, b, c] = t.map(|v| pos[v as usize]);
