@@ -2,17 +2,20 @@
 ## turn (yaw 60°·sin(πt) for 4 s, then still, 12 s in all) on the built-in
 ## avatar at the frame rate given by --fixed-fps, and writes every hair bone's
 ## rotation at each 1/30 s boundary to --out=PATH as JSON.
-##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH [--wind] [--flat-drape]
+##   godot --headless --fixed-fps N --script res://tests/tools/framerate_run.gd -- --fps=N --out=PATH [--wind] [--flat-drape] [--nudge=RAD]
 ## With --wind the hair's wind changes at run time at shared instants: 6 m/s²
 ## along +x from t = 1 s, turned to -z and gustier from t = 2.5 s. With
 ## --flat-drape the hair has flat locks (83/s) and drape over contact on,
-## the options that keep locks pressed against colliders.
+## the options that keep locks pressed against colliders. --nudge=RAD adds
+## RAD to the head's yaw while it turns: a rounding-sized change of the
+## input at one frame rate, which test_framerate.gd compares against.
 extends SceneTree
 
 var fps := 30
 var out := ""
 var wind := false
 var flat_drape := false
+var nudge := 0.0
 var frame := 0
 var avatar: TressAvatar
 var skel: Skeleton3D
@@ -30,6 +33,8 @@ func _initialize() -> void:
 			out = arg.trim_prefix("--out=")
 		elif arg == "--wind":
 			wind = true
+		elif arg.begins_with("--nudge="):
+			nudge = float(arg.trim_prefix("--nudge="))
 		elif arg == "--flat-drape":
 			flat_drape = true
 	avatar = TressAvatar.new()
@@ -50,10 +55,11 @@ func _initialize() -> void:
 	skel.skeleton_updated.connect(_record)
 	process_frame.connect(_drive)
 
-## The head turn as 30 fps keys: yaw 60°·sin(πt) for 4 s, then still.
-static func key(k: int) -> Quaternion:
+## The head turn as 30 fps keys: yaw 60°·sin(πt) (plus the nudge) for 4 s,
+## then still.
+func key(k: int) -> Quaternion:
 	var t := float(k) / 30.0
-	return Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * t) if t < 4.0 else 0.0)
+	return Quaternion(Vector3.UP, deg_to_rad(60.0) * sin(PI * t) + nudge if t < 4.0 else 0.0)
 
 ## Sets the head for the frame about to be simulated (its end time): the
 ## 30 fps keys blended the way Tress blends a frame's start and end poses
