@@ -72,7 +72,12 @@ pub use fnv::Fnv;
 /// hold (`FlatLock::bend` at `spring::FLAT_BEND`, 300/s), so that the hold
 /// is checked on every platform. Printed on x86-64 by the command above;
 /// the same value under qemu-aarch64 and in wasm32 by `tools/dev.sh golden`.
-pub const SPRING_DIGEST: u64 = 0x7df5_d0bc_01c0_c132;
+///
+/// Changed from 0x7df5d0bc01c0c132 when a segment whose root is another
+/// segment's end took the contact lever floor `JOINED_ROOT_LEVER` (0.5)
+/// instead of `MIN_LEVER` (0.2) (docs/log/2026-12-06-contact-lever.md).
+/// Printed and checked as above.
+pub const SPRING_DIGEST: u64 = 0x0a2d_9bfa_5010_9a0b;
 
 /// The strand scene's digest, printed by the golden test itself with
 /// `GOLDEN_PRINT=1 cargo test -p tress-core --features std --test golden --

@@ -14,6 +14,32 @@ use crate::math::{Real, Vec3};
 /// are corrected as if they sat here, so the tail never gets an unbounded lever.
 pub const MIN_LEVER: Real = 0.2;
 
+/// [`MIN_LEVER`] for a segment whose root is another segment's end, as the
+/// spring solver uses it: a contact nearer that root than half the segment
+/// moves the free end by at most twice its depth, and what is left is the
+/// parent's, whose own end lies in the contact (its next pass or substep
+/// pushes it there with a lever of about 1). Flicking the free end by up to
+/// five times the depth instead turned a lock sweeping onto a shoulder
+/// capsule 13 mm in one 1/120 s substep, its bends from 4° to 30°
+/// (docs/log/2026-12-06-contact-lever.md). A chain's first segment keeps
+/// [`MIN_LEVER`]: its root is the attachment, which nothing pushes; so do
+/// the chains of a band (`SpringWorld::add_band_link`), whose neighbours
+/// hold each joint beside its parent.
+pub const JOINED_ROOT_LEVER: Real = 0.5;
+
+/// `correction`, a hit at `s` on the segment `p0..p1` levered with the
+/// [`MIN_LEVER`] floor, re-levered with the floor `lever` (unchanged for a
+/// zero-length segment, whose correction has no lever).
+#[inline]
+#[must_use]
+pub fn relever(correction: Vec3, s: Real, p0: Vec3, p1: Vec3, lever: Real) -> Vec3 {
+    if lever <= MIN_LEVER || (p1 - p0).length_squared() <= TINY * TINY {
+        correction
+    } else {
+        correction * (s.max(MIN_LEVER) / s.max(lever))
+    }
+}
+
 /// Upper bound of collider poses sampled by a swept test in one substep.
 pub const MAX_SWEEP_SAMPLES: u32 = 32;
 

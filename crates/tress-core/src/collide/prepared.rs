@@ -12,7 +12,9 @@
 //! [`super::contact::push_out_segment_moving`]'s slow path and
 //! [`super::contact::push_out_point`], rounded differently; tests compare them.
 
-use super::contact::{MIN_LEVER, SegmentHit, clearance_point, push_out_point, push_out_segment};
+use super::contact::{
+    MIN_LEVER, SegmentHit, clearance_point, push_out_point, push_out_segment, relever,
+};
 use super::shape::{ShapeKind, WorldCollider};
 use crate::math::{Real, Vec3, ops};
 
@@ -231,8 +233,25 @@ impl PreparedRound {
     #[inline(always)]
     #[must_use]
     pub fn segment_hit(&self, p0: Vec3, p1: Vec3, len: Real, r: Real) -> Option<(Vec3, Vec3)> {
+        self.segment_hit_levered(p0, p1, len, r, MIN_LEVER)
+    }
+
+    /// [`Self::segment_hit`] with the contact's lever floored at `lever`
+    /// instead of [`MIN_LEVER`] (the spring solver's
+    /// [`JOINED_ROOT_LEVER`](super::contact::JOINED_ROOT_LEVER) for a
+    /// segment whose root is another segment's end).
+    #[inline(always)]
+    #[must_use]
+    pub fn segment_hit_levered(
+        &self,
+        p0: Vec3,
+        p1: Vec3,
+        len: Real,
+        r: Real,
+        lever: Real,
+    ) -> Option<(Vec3, Vec3)> {
         if !self.is_round() {
-            return self.general_segment_hit(p0, p1, r);
+            return self.general_segment_hit(p0, p1, r, lever);
         }
         let reach = self.shape.radius + r;
         let rel0 = p0 - self.shape.a;
@@ -246,7 +265,7 @@ impl PreparedRound {
         }
         let a = d1.length_squared();
         if a <= DEGENERATE_SQ {
-            return self.general_segment_hit(p0, p1, r);
+            return self.general_segment_hit(p0, p1, r, lever);
         }
         // Clamped closest points (Ericson §5.1.9, as `closest_points_segments`).
         let f = self.axis.dot(rel0);
@@ -285,12 +304,12 @@ impl PreparedRound {
         // The root's own depth, from the same axis terms.
         let root = self.offset_from_axis(rel0).length_squared();
         if root >= reach * reach {
-            return (depth > 0.0).then(|| (n * (depth / s.max(MIN_LEVER)), n));
+            return (depth > 0.0).then(|| (n * (depth / s.max(lever)), n));
         }
         let root_depth = reach - ops::sqrt(root);
         let own = depth - root_depth;
         let seg = if own > 0.0 {
-            n * (own / s.max(MIN_LEVER))
+            n * (own / s.max(lever))
         } else {
             Vec3::ZERO
         };
@@ -305,12 +324,18 @@ impl PreparedRound {
 
     /// The general query for shapes or segments the fast path does not take,
     /// with the same root-depth rule.
-    fn general_segment_hit(&self, p0: Vec3, p1: Vec3, r: Real) -> Option<(Vec3, Vec3)> {
+    fn general_segment_hit(
+        &self,
+        p0: Vec3,
+        p1: Vec3,
+        r: Real,
+        lever: Real,
+    ) -> Option<(Vec3, Vec3)> {
         let h = push_out_segment(&self.shape, p0, p1, r)?;
         if !self.is_round() {
             return Some((h.correction, h.normal));
         }
-        beyond_root(&self.shape, p0, p1, r, &h)
+        beyond_root_levered(&self.shape, p0, p1, r, &h, lever)
     }
 }
 
@@ -372,14 +397,29 @@ pub fn beyond_root(
     r: Real,
     h: &SegmentHit,
 ) -> Option<(Vec3, Vec3)> {
+    beyond_root_levered(c, p0, p1, r, h, MIN_LEVER)
+}
+
+/// [`beyond_root`] for a hit levered with [`MIN_LEVER`] (as the general
+/// queries lever it), re-levered with the floor `lever`.
+#[must_use]
+pub fn beyond_root_levered(
+    c: &WorldCollider,
+    p0: Vec3,
+    p1: Vec3,
+    r: Real,
+    h: &SegmentHit,
+    lever: Real,
+) -> Option<(Vec3, Vec3)> {
+    let correction = relever(h.correction, h.s, p0, p1, lever);
     let root = clearance_point(c, p0, r).0;
     if root >= 0.0 {
-        return Some((h.correction, h.normal));
+        return Some((correction, h.normal));
     }
     let depth = -h.clearance;
     let own = depth + root;
     let seg = if own > 0.0 {
-        h.correction * (own / depth)
+        correction * (own / depth)
     } else {
         Vec3::ZERO
     };

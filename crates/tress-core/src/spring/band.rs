@@ -178,6 +178,7 @@ pub(crate) fn settle_chain(
                 len,
                 rest,
                 j.params.hit_radius * s,
+                j.lever,
                 &mut v,
                 v_parent,
                 &mut pushed,

@@ -183,6 +183,11 @@ pub(crate) struct Joint {
     /// How far colliders pushed this segment's end in the last substep
     /// (unscaled; 0: no contact).
     pub pushed: Real,
+    /// Floor of the lever a whole-segment contact's push is scaled by:
+    /// `collide::contact::MIN_LEVER` for a chain's first segment (its root
+    /// is the attachment), `JOINED_ROOT_LEVER` for the others (the parent
+    /// takes what is left).
+    pub lever: Real,
 }
 
 impl Joint {
@@ -223,6 +228,7 @@ impl Joint {
             bend_rate,
             bend_keep: 1.0,
             pushed: 0.0,
+            lever: crate::collide::contact::JOINED_ROOT_LEVER,
             params,
             c_v: 0.0,
             c_k: 0.0,

@@ -22,7 +22,6 @@ use super::lane_math::Lanes;
 use super::lanes_vrm::{Q, mul_lanes, rotate_q, segment_rotation_lanes};
 use super::params::ContactMode;
 use super::step::{CONTACT_ONSET, ColliderState, INV_H, collider_hit, project};
-use crate::collide::contact::MIN_LEVER;
 use crate::collide::prepared::{ROOT_BAND, ROOT_HELD};
 use crate::math::{Pose, Quat, Real, Vec3, Vec4};
 use crate::simd::{Isa, target_build};
@@ -263,6 +262,8 @@ struct Row<S> {
     o: V3<S>,
     len: S,
     hit_radius: S,
+    /// Each lane's `Joint::lever`.
+    lever: S,
     fallback: V3<S>,
 }
 
@@ -376,7 +377,7 @@ fn segment_hits<const W: usize, S: Lanes<W>>(
     let root_depth = reach - root.sqrt();
     let own = S::select(outside, depth, depth - root_depth);
     let seg_hit = live & S::bits(own.cmpgt(zero));
-    let correction = n * (own / s.max(S::splat(isa, MIN_LEVER)));
+    let correction = n * (own / s.max(row.lever));
     // `with_tail` for the lanes whose root is inside: `seg` is zero where
     // the segment adds no depth, as in the scalar query.
     let inside = live & !S::bits(outside);
@@ -683,6 +684,7 @@ fn step_group_mode<const W: usize, S: Lanes<W>, const EARLIER: bool>(
                 o,
                 len: seg_len,
                 hit_radius,
+                lever: S::from_array(isa, core::array::from_fn(|i| js[i].lever)),
                 fallback: rest,
             };
             resolve(
@@ -920,8 +922,8 @@ fn resolve<const W: usize, S: Lanes<W>>(
                         continue;
                     }
                     let (o, p) = (row.o.lane(i), xh.lane(i));
-                    let one =
-                        collider_hit(c, segment, o, p, row.len.lane(i), row.hit_radius.lane(i));
+                    let (len, r) = (row.len.lane(i), row.hit_radius.lane(i));
+                    let one = collider_hit(c, segment, o, p, len, r, row.lever.lane(i));
                     if let Some((corr, n)) = one {
                         h.correction.set_lane(i, corr);
                         h.normal.set_lane(i, n);

@@ -9,7 +9,7 @@
 use super::chain::{Chain, Joint};
 use super::params::{ContactMode, Mode};
 use crate::collide::{
-    PreparedRound, ShapeKind, WorldCollider, prepared::beyond_root, push_out_segment_moving,
+    PreparedRound, ShapeKind, WorldCollider, prepared::beyond_root_levered, push_out_segment_moving,
 };
 use crate::math::quat::{self, rotate};
 use crate::math::{Pose, Real, Vec3, Vec4, ops};
@@ -247,7 +247,8 @@ impl StepCtx<'_> {
 /// contact) with collider `c`: how `xh` must move and the unit push
 /// direction. Planes and inside shapes are worst at an end point and the
 /// root is fixed, so only the free end is tested against them; a fast
-/// sphere or capsule takes the swept query.
+/// sphere or capsule takes the swept query. `lever` floors the contact's
+/// lever (`Joint::lever`).
 #[inline(always)]
 pub(crate) fn collider_hit(
     c: &ColliderState,
@@ -256,13 +257,14 @@ pub(crate) fn collider_hit(
     xh: Vec3,
     len: Real,
     hit_radius: Real,
+    lever: Real,
 ) -> Option<(Vec3, Vec3)> {
     let round = c.prep.is_round();
     let whole = segment && round;
     if round && c.moved > 0.5 * (c.cur().radius + hit_radius) {
-        swept_hit(c, whole, o, xh, hit_radius)
+        swept_hit(c, whole, o, xh, hit_radius, lever)
     } else if whole {
-        c.prep.segment_hit(o, xh, len, hit_radius)
+        c.prep.segment_hit_levered(o, xh, len, hit_radius, lever)
     } else {
         c.prep.point_hit(xh, hit_radius)
     }
@@ -278,13 +280,14 @@ pub(crate) fn swept_hit(
     o: Vec3,
     xh: Vec3,
     hit_radius: Real,
+    lever: Real,
 ) -> Option<(Vec3, Vec3)> {
     let p0 = if whole { o } else { xh };
     let h = push_out_segment_moving(&c.prev, c.cur(), c.moved, p0, xh, hit_radius)?;
     if !whole {
         return Some((h.correction, h.normal));
     }
-    beyond_root(c.cur(), o, xh, hit_radius, &h)
+    beyond_root_levered(c.cur(), o, xh, hit_radius, &h, lever)
 }
 
 /// `y` moved onto the sphere of radius `len` around `o`; `fallback` (any
@@ -315,6 +318,7 @@ pub(crate) fn resolve_contacts(
     len: Real,
     fallback: Vec3,
     hit_radius: Real,
+    lever: Real,
     v: &mut Vec3,
     v_parent: Vec3,
     pushed: &mut Real,
@@ -327,6 +331,7 @@ pub(crate) fn resolve_contacts(
         len,
         fallback,
         hit_radius,
+        lever,
         v,
         v_parent,
         pushed,
@@ -347,6 +352,7 @@ pub(crate) fn resolve_contacts_then(
     len: Real,
     fallback: Vec3,
     hit_radius: Real,
+    lever: Real,
     v: &mut Vec3,
     v_parent: Vec3,
     pushed: &mut Real,
@@ -373,7 +379,7 @@ pub(crate) fn resolve_contacts_then(
         ctx.for_each_near(mid, ball, |c| {
             // Planes and inside shapes are worst at an end point and the root
             // is fixed, so only the free end matters for them.
-            let hit = collider_hit(c, segment, o, xh, len, hit_radius);
+            let hit = collider_hit(c, segment, o, xh, len, hit_radius, lever);
             let Some((correction, normal)) = hit else {
                 return;
             };
@@ -640,6 +646,7 @@ pub(crate) fn step_chain(chain: &mut Chain, joints: &mut [Joint], frame: &Pose, 
                 len,
                 fallback,
                 p.hit_radius * s,
+                j.lever,
                 &mut v,
                 v_parent,
                 &mut pushed,
@@ -719,6 +726,7 @@ fn step_draped_joint(
             len,
             rest,
             hit_radius,
+            j.lever,
             &mut v,
             v_parent,
             &mut pushed,

@@ -74,6 +74,7 @@ pub(crate) fn step_chain_limited(
                 len,
                 rest,
                 j.params.hit_radius * s,
+                j.lever,
                 &mut v,
                 v_parent,
                 &mut pushed,

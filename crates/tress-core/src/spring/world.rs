@@ -296,6 +296,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
         let i = self.chains.len() - 1;
         self.reach[i] = Chain::reach(&self.joints[start..]);
+        self.set_levers(i);
         self.wind.exposure[i] = 1.0;
         self.refresh_wind_depth();
         self.reset_chain(i);
@@ -545,7 +546,31 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             .map_err(|_| SetupError::Capacity)?;
         self.chains[link.a].banded = true;
         self.chains[link.b].banded = true;
+        self.set_levers(link.a);
+        self.set_levers(link.b);
         Ok(())
+    }
+
+    /// Sets chain `chain`'s contact levers (`Joint::lever`): the first
+    /// segment's root is the attachment, so it keeps `MIN_LEVER`; so do
+    /// the segments of a chain in a band, whose joints the band's links
+    /// and cloth-line contact hold beside their parents' (with the joined
+    /// root's lever a crouching skirt's cloth went 1.5 mm into a thigh,
+    /// docs/log/2026-12-06-contact-lever.md); the others take
+    /// `JOINED_ROOT_LEVER`.
+    fn set_levers(&mut self, chain: usize) {
+        use crate::collide::contact::{JOINED_ROOT_LEVER, MIN_LEVER};
+        let Some(c) = self.chains.get(chain) else {
+            return;
+        };
+        let joined = if c.banded {
+            MIN_LEVER
+        } else {
+            JOINED_ROOT_LEVER
+        };
+        for (i, j) in self.joints[c.start..c.start + c.len].iter_mut().enumerate() {
+            j.lever = if i == 0 { MIN_LEVER } else { joined };
+        }
     }
 
     /// The band links, in the order they are applied.
@@ -558,6 +583,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
         self.bands.clear();
         for c in &mut self.chains {
             c.banded = false;
+        }
+        for chain in 0..self.chains.len() {
+            self.set_levers(chain);
         }
     }
 
