@@ -32,7 +32,7 @@ use serde::Serialize;
 use tress_core::spring::Mode;
 
 pub use motion::{ClipMotion, Motion};
-pub use run::{Feed, RunReport, Swing};
+pub use run::{Feed, RunReport, SPIN_FLIP_DEG, Spin, Swing};
 pub use tress_rig::skin::MeshSet;
 
 use tress_rig::spring_rig::{RigError, RigOptions};

@@ -168,6 +168,16 @@ pub fn summary(report: &Report) -> String {
             .map(|(name, d)| format!("{name} {:.1}", d * 100.0))
             .collect();
         let _ = writeln!(out, "  swing per chain, cm: {}", per.join(", "));
+        let _ = writeln!(
+            out,
+            "  spin: a bone turned {:.1}° about its own segment between samples ({} bone {}, t = {:.3} s); {} bone-samples over {}°",
+            r.spin.max_deg,
+            r.spin.chain,
+            r.spin.bone,
+            r.spin.time_s,
+            r.spin.over,
+            super::SPIN_FLIP_DEG
+        );
         if let Some(p) = &r.penetration {
             let _ = write!(
                 out,

@@ -56,6 +56,42 @@ pub struct Swing {
     pub per_chain: Vec<(String, f32)>,
 }
 
+/// How fast the hair bones turn about their own segments: the largest
+/// turn of an output rotation about the bone's segment from one sample to
+/// the next. That turn moves no joint, so neither stretch nor swing sees
+/// it, but a flat lock's skinned ribbon turns its face with it: tens of
+/// degrees in one frame is a visible flip. The lock twist
+/// (`docs/SOLVER.md`, "Lock twist") is what turns bones this way.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Spin {
+    /// Largest turn about a bone's own segment between consecutive samples, degrees.
+    pub max_deg: f32,
+    /// The chain it belongs to (the name of its first joint's node).
+    pub chain: String,
+    /// The bone's index within its chain (0: the first).
+    pub bone: usize,
+    /// When (the later of the two samples), seconds into the run.
+    pub time_s: f64,
+    /// Bone-samples that turned more than [`SPIN_FLIP_DEG`].
+    pub over: usize,
+}
+
+/// A turn about a bone's own segment between two samples past which
+/// [`Spin::over`] counts it (a flat lock's face visibly flips).
+pub const SPIN_FLIP_DEG: f32 = 10.0;
+
+/// The turn, degrees, of `now` relative to `before` about `axis` (unit):
+/// the twist part of their difference.
+fn turn_about(before: glam::Quat, now: glam::Quat, axis: Vec3) -> f32 {
+    let d = now * before.inverse();
+    // The shorter way round: q and −q are the same rotation.
+    let d = if d.w < 0.0 { -d } else { d };
+    let along = Vec3::new(d.x, d.y, d.z).dot(axis);
+    (2.0 * tress_core::math::ops::atan2(along, d.w))
+        .to_degrees()
+        .abs()
+}
+
 /// Results of one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunReport {
@@ -75,6 +111,8 @@ pub struct RunReport {
     pub settling: Settling,
     /// Tip swing during the movement.
     pub swing: Swing,
+    /// Bones turning about their own segments between samples.
+    pub spin: Spin,
     /// Hair edge stretch (absent for joint-only runs).
     pub stretch: Option<StretchReport>,
     /// Hair inside the body (absent for joint-only runs).
@@ -247,6 +285,10 @@ pub fn run(
     let mut root_fixity = 0.0f32;
     let mut settle = 0.0f32;
     let mut writeback = 0.0f32;
+    // Each chain's output rotations at the previous sample.
+    let mut prev_rots: Vec<Vec<glam::Quat>> = vec![Vec::new(); rig.chains.len()];
+    // (largest turn, chain, bone, time, bone-samples over SPIN_FLIP_DEG)
+    let mut spin = (0.0f32, 0usize, 0usize, 0.0f64, 0usize);
 
     for k in 0..=frames {
         let t = k as f64 / f64::from(fps);
@@ -288,6 +330,22 @@ pub fn run(
                 // The locals keep their rest rotations; the outputs are
                 // replaced below by the rigid skeleton's.
                 continue;
+            }
+            if let Some(before) = prev_rots.get_mut(ci) {
+                for (b, o) in buf[..n].iter().enumerate() {
+                    if let Some(&q) = before.get(b) {
+                        let axis = (o.tail - o.origin).normalize_or_zero();
+                        let turn = turn_about(q, o.world_rot, axis);
+                        if turn > SPIN_FLIP_DEG {
+                            spin.4 += 1;
+                        }
+                        if turn > spin.0 {
+                            spin = (turn, ci, b, t, spin.4);
+                        }
+                    }
+                }
+                before.clear();
+                before.extend(buf[..n].iter().map(|o| o.world_rot));
             }
             for (o, &node) in buf[..n].iter().zip(&rig.chains[ci].nodes) {
                 skel.locals[node].rotation = o.local_rot;
@@ -374,6 +432,13 @@ pub fn run(
                 .map(|(ci, &d)| (chain_name(ci), d))
                 .collect(),
         },
+        spin: Spin {
+            max_deg: spin.0,
+            chain: chain_name(spin.1),
+            bone: spin.2,
+            time_s: spin.3,
+            over: spin.4,
+        },
         stretch: mesh
             .zip(stretch.as_ref())
             .map(|((m, _), s)| s.report_named(m, &node_names)),
@@ -386,4 +451,31 @@ pub fn run(
         report,
         joints: samples,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turn_about;
+    use glam::{Quat, Vec3};
+
+    /// The spin is the twist part of a turn: a turn about the segment
+    /// counts in full, a swing across it not at all, and a turn about a
+    /// tilted axis by its component along the segment (hand-computed: a
+    /// 90° turn about (1, 1, 0)/√2 is q = (½, ½, 0, 1/√2), whose twist
+    /// about x is 2·atan(½ / (1/√2)) = 2·atan(1/√2) = 70.53°).
+    #[test]
+    fn the_turn_about_a_segment_is_the_twist_part() {
+        let start = Quat::from_rotation_z(0.3);
+        let y = Vec3::Y;
+        let twisted = Quat::from_axis_angle(y, 40f32.to_radians()) * start;
+        assert!((turn_about(start, twisted, y) - 40.0).abs() < 1e-3);
+        let swung = Quat::from_axis_angle(Vec3::X, 25f32.to_radians()) * start;
+        assert!(turn_about(start, swung, y).abs() < 1e-3);
+        let tilted =
+            Quat::from_axis_angle(Vec3::new(1.0, 1.0, 0.0).normalize(), 90f32.to_radians());
+        let expected = 70.528_78;
+        assert!((turn_about(Quat::IDENTITY, tilted, Vec3::X) - expected).abs() < 1e-3);
+        // The sign of the quaternion does not matter.
+        assert!((turn_about(start, -twisted, y) - 40.0).abs() < 1e-3);
+    }
 }
