@@ -470,10 +470,16 @@ mod tests {
     }
 
     /// The reference answer: the general segment push-out with the root-depth
-    /// rule applied afterwards ([`beyond_root`]), where the prepared path
-    /// computes the root's depth inside its own query.
-    fn reference_segment(w: &WorldCollider, p0: Vec3, p1: Vec3, r: Real) -> Option<(Vec3, Vec3)> {
-        beyond_root(w, p0, p1, r, &push_out_segment(w, p0, p1, r)?)
+    /// rule applied afterwards ([`beyond_root_levered`]), where the prepared
+    /// path computes the root's depth inside its own query.
+    fn reference_segment(
+        w: &WorldCollider,
+        p0: Vec3,
+        p1: Vec3,
+        r: Real,
+        lever: Real,
+    ) -> Option<(Vec3, Vec3)> {
+        beyond_root_levered(w, p0, p1, r, &push_out_segment(w, p0, p1, r)?, lever)
     }
 
     #[test]
@@ -485,9 +491,16 @@ mod tests {
             let len = 0.01 + 0.08 * rng.next();
             let p1 = p0 + rng.vec(1.0).normalize_or(Vec3::Y) * len;
             let r = 0.005 * rng.next();
+            // Both floors the spring solver uses: a chain's first segment,
+            // and a segment whose root is another's end.
+            let lever = if rng.next() < 0.5 {
+                MIN_LEVER
+            } else {
+                super::super::contact::JOINED_ROOT_LEVER
+            };
             for w in shapes(&mut rng) {
-                let fast = PreparedRound::new(w).segment_hit(p0, p1, len, r);
-                let slow = reference_segment(&w, p0, p1, r);
+                let fast = PreparedRound::new(w).segment_hit_levered(p0, p1, len, r, lever);
+                let slow = reference_segment(&w, p0, p1, r, lever);
                 match (fast, slow) {
                     (Some((c, n)), Some((c0, n0))) => {
                         hits += 1;
@@ -557,7 +570,7 @@ mod tests {
                 let p0 = Vec3::new(0.0, 0.0, -0.101 + k as Real * 1e-6);
                 let p1 = p0 + Vec3::new(0.02, 0.0, 0.03);
                 let fast = prep.segment_hit(p0, p1, (p1 - p0).length(), 0.0);
-                let slow = reference_segment(&w, p0, p1, 0.0);
+                let slow = reference_segment(&w, p0, p1, 0.0, MIN_LEVER);
                 let (corr, n) = fast.expect("the segment heads in");
                 let (c0, _) = slow.expect("the segment heads in");
                 assert!((corr - c0).length() < 2e-5, "{corr} vs {c0}");
