@@ -28,7 +28,7 @@
 
 use super::chain::Joint;
 use super::output::JointOutput;
-use crate::math::{Quat, Real, Vec3, ops, quat};
+use crate::math::{Quat, Real, Vec3, Vec4, ops, quat};
 
 /// Gauss–Newton steps (each one tridiagonal solve over the chain).
 const STEPS: usize = 3;
@@ -91,6 +91,58 @@ const EDGES: [(usize, usize, Real); 9] = [
     (1, 2, 1.0),
     (2, 3, 1.0),
 ];
+/// Per-lane constants of the rails (`LANES[0]`) and diagonals
+/// (`LANES[1]`): `y1`, `y2`, `y1² + y2²`, `2·y1·y2`, `y1·y2`, `2σ`, `σ·y1`,
+/// `σ·y2`, every one exact in `Real`, so each lane rounds as the scalar
+/// edge expression `EDGES[i]` did.
+struct EdgeLanes {
+    y1: Vec4,
+    y2: Vec4,
+    y11: Vec4,
+    y12x2: Vec4,
+    y12: Vec4,
+    sigma2: Vec4,
+    sy1: Vec4,
+    sy2: Vec4,
+}
+
+const LANES: [EdgeLanes; 2] = [
+    // Rails: y = m = (β − α)/2, σ = +, −, +, −.
+    EdgeLanes {
+        y1: Vec4::splat(-0.5),
+        y2: Vec4::splat(0.5),
+        y11: Vec4::splat(0.5),
+        y12x2: Vec4::splat(-0.5),
+        y12: Vec4::splat(-0.25),
+        sigma2: Vec4::new(2.0, -2.0, 2.0, -2.0),
+        sy1: Vec4::new(-0.5, 0.5, -0.5, 0.5),
+        sy2: Vec4::new(0.5, -0.5, 0.5, -0.5),
+    },
+    // Diagonals: y = p above (σ −, +), q below (σ −, +).
+    EdgeLanes {
+        y1: Vec4::new(1.5, 1.5, 0.5, 0.5),
+        y2: Vec4::new(0.5, 0.5, 1.5, 1.5),
+        y11: Vec4::splat(2.5),
+        y12x2: Vec4::splat(1.5),
+        y12: Vec4::splat(0.75),
+        sigma2: Vec4::new(-2.0, 2.0, -2.0, 2.0),
+        sy1: Vec4::new(-1.5, 1.5, -0.5, 0.5),
+        sy2: Vec4::new(-0.5, 0.5, -1.5, 1.5),
+    },
+];
+
+/// A probe's dot products once the two bones are turned: `X·α`, `X·dα/dψa`,
+/// `X·β`, `X·dβ/dψb` for `X` = `U`, `L`; `α·β`, `β·dα`, `α·dβ`.
+struct Turned {
+    xa: [Real; 2],
+    xda: [Real; 2],
+    xb: [Real; 2],
+    xdb: [Real; 2],
+    ab: Real,
+    b_da: Real,
+    a_db: Real,
+}
+
 /// `(y1, y2)` of each `Y`.
 const Y: [(Real, Real); 4] = [(-0.5, 0.5), (1.5, 0.5), (0.5, 1.5), (1.0, 1.0)];
 
@@ -152,11 +204,10 @@ impl Probe {
         })
     }
 
-    /// Gradient and Gauss–Newton curvature of the probe's cost for the
-    /// upper bone's twist `(ca, sa)` and the lower one's `(cb, sb)`
-    /// (cosine, sine): `(g_upper, g_lower, h_upper, h_lower, h_cross)`.
+    /// The probe's dot products for the upper bone's twist `(ca, sa)` and
+    /// the lower one's `(cb, sb)` (cosine, sine).
     #[inline]
-    fn terms(&self, ca: Real, sa: Real, cb: Real, sb: Real) -> [Real; 5] {
+    fn turned(&self, ca: Real, sa: Real, cb: Real, sb: Real) -> Turned {
         let [ua0, ua1, la0, la1] = self.xa;
         let [ubp, ub0, ub1, lbp, lb0, lb1] = self.xb;
         let [a0bp, a0b0, a0b1, a1bp, a1b0, a1b1] = self.ab;
@@ -172,6 +223,91 @@ impl Probe {
         let ab = ca * p0 + sa * p1;
         let b_da = ca * p1 - sa * p0;
         let a_db = ca * (cb * a0b1 - sb * a0b0) + sa * (cb * a1b1 - sb * a1b0);
+        Turned {
+            xa,
+            xda,
+            xb,
+            xdb,
+            ab,
+            b_da,
+            a_db,
+        }
+    }
+
+    /// Gradient and Gauss–Newton curvature of the probe's cost for the
+    /// upper bone's twist `(ca, sa)` and the lower one's `(cb, sb)`
+    /// (cosine, sine): `(g_upper, g_lower, h_upper, h_lower, h_cross)`.
+    #[inline]
+    fn terms(&self, ca: Real, sa: Real, cb: Real, sb: Real) -> [Real; 5] {
+        let Turned {
+            xa,
+            xda,
+            xb,
+            xdb,
+            ab,
+            b_da,
+            a_db,
+        } = self.turned(ca, sa, cb, sb);
+        // The eight rail and diagonal edges, four to a vector (lanes: U σ+,
+        // U σ−, L σ+, L σ− for the rails, then the diagonals), each lane the
+        // scalar expression's operations in its order, so the bits are the
+        // same as one edge at a time; the rung is the ninth, alone. The
+        // products are then summed edge by edge in the table's order, as
+        // the scalar loop summed them.
+        let inv = &self.inv_r2;
+        let pick = |u: Real, l: Real| Vec4::new(u, u, l, l);
+        let xx = pick(self.uu, self.ll);
+        let (x_a, x_da) = (pick(xa[0], xa[1]), pick(xda[0], xda[1]));
+        let (x_b, x_db) = (pick(xb[0], xb[1]), pick(xdb[0], xdb[1]));
+        let (ww, abv) = (Vec4::splat(self.ww), Vec4::splat(ab));
+        let (b_dav, a_dbv) = (Vec4::splat(b_da), Vec4::splat(a_db));
+        let mut t = [0.0; 5];
+        for (g, lanes) in LANES.iter().enumerate() {
+            let inv4 = Vec4::new(inv[4 * g], inv[4 * g + 1], inv[4 * g + 2], inv[4 * g + 3]);
+            let yy = lanes.y11 * ww + lanes.y12x2 * abv;
+            let len2 = xx + yy + lanes.sigma2 * (lanes.y1 * x_a + lanes.y2 * x_b);
+            let ja = (lanes.sy1 * x_da + lanes.y12 * b_dav) * inv4;
+            let jb = (lanes.sy2 * x_db + lanes.y12 * a_dbv) * inv4;
+            let strain = 0.5 * (len2 * inv4 - Vec4::ONE);
+            let p = [strain * ja, strain * jb, ja * ja, jb * jb, ja * jb];
+            for lane in 0..4 {
+                for (acc, v) in t.iter_mut().zip(&p) {
+                    *acc += v[lane];
+                }
+            }
+        }
+        // The rung `α + β`, X = none: y1 = y2 = σ = 1. Its length is `yy`
+        // (never −0, so the scalar form's `0 + yy + 2·(0 + 0)` is `yy`); the
+        // slopes keep the scalar form's `0 + …`, which turns a −0 into +0.
+        let yy = 2.0 * self.ww + 2.0 * ab;
+        let ja = (0.0 + b_da) * inv[8];
+        let jb = (0.0 + a_db) * inv[8];
+        let strain = 0.5 * (yy * inv[8] - 1.0);
+        for (acc, v) in t
+            .iter_mut()
+            .zip([strain * ja, strain * jb, ja * ja, jb * jb, ja * jb])
+        {
+            *acc += v;
+        }
+        t
+    }
+
+    /// [`Probe::terms`] one edge at a time, as it was written before the
+    /// edges went four to a vector: the reference its bits are held to.
+    /// Gradient and Gauss–Newton curvature of the probe's cost for the
+    /// upper bone's twist `(ca, sa)` and the lower one's `(cb, sb)`
+    /// (cosine, sine): `(g_upper, g_lower, h_upper, h_lower, h_cross)`.
+    #[cfg(test)]
+    fn terms_reference(&self, ca: Real, sa: Real, cb: Real, sb: Real) -> [Real; 5] {
+        let Turned {
+            xa,
+            xda,
+            xb,
+            xdb,
+            ab,
+            b_da,
+            a_db,
+        } = self.turned(ca, sa, cb, sb);
         let mut t = [0.0; 5];
         let inv = &self.inv_r2;
         // One edge `X + σ(y1·α + y2·β)`: its strain and its slopes in the two
@@ -295,5 +431,45 @@ pub(crate) fn twist_outputs(
     // first of them now hangs from a twisted parent.
     if let Some(o) = out.get_mut(n) {
         o.local_rot = quat::mul(parent.inverse(), o.world_rot);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A few exact values where rounding and signed zeros decide (0, −0,
+    /// halves), otherwise uniform in ±1 from a seeded xorshift.
+    fn draw(state: &mut u32) -> Real {
+        *state ^= *state << 13;
+        *state ^= *state >> 17;
+        *state ^= *state << 5;
+        match *state % 16 {
+            0 => 0.0,
+            1 => -0.0,
+            2 => 0.5,
+            _ => (*state >> 8) as Real / (1u32 << 23) as Real - 1.0,
+        }
+    }
+
+    #[test]
+    fn four_edges_to_a_vector_give_the_one_at_a_time_bits() {
+        let mut st = 0x9e37_79b9;
+        for _ in 0..20_000 {
+            let mut d = || draw(&mut st);
+            let p = Probe {
+                uu: d().abs(),
+                ll: d().abs(),
+                ww: d().abs(),
+                xa: [d(), d(), d(), d()],
+                xb: [d(), d(), d(), d(), d(), d()],
+                ab: [d(), d(), d(), d(), d(), d()],
+                inv_r2: core::array::from_fn(|_| d().abs() * 4.0),
+            };
+            let (ca, sa, cb, sb) = (d(), d(), d(), d());
+            let got = p.terms(ca, sa, cb, sb).map(Real::to_bits);
+            let want = p.terms_reference(ca, sa, cb, sb).map(Real::to_bits);
+            assert_eq!(got, want, "probe {:?}", (p.uu, p.ll, p.ww, ca, sa, cb, sb));
+        }
     }
 }
