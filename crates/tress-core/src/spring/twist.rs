@@ -91,10 +91,11 @@ const EDGES: [(usize, usize, Real); 9] = [
     (1, 2, 1.0),
     (2, 3, 1.0),
 ];
-/// Per-lane constants of the rails (`LANES[0]`) and diagonals
-/// (`LANES[1]`): `y1`, `y2`, `y1² + y2²`, `2·y1·y2`, `y1·y2`, `2σ`, `σ·y1`,
-/// `σ·y2`, every one exact in `Real`, so each lane rounds as the scalar
-/// edge expression `EDGES[i]` did.
+/// Per-lane constants of the rails (`LANES[0]`: edges 0–3) and diagonals
+/// (`LANES[1]`: edges 4–7): `y1`, `y2`, `y1² + y2²`, `2·y1·y2`, `y1·y2`,
+/// `2σ`, `σ·y1`, `σ·y2`, each formed from [`EDGES`] and [`Y`] as the scalar
+/// edge expression forms it; every one is exact in `Real`, so each lane
+/// rounds as that expression did.
 struct EdgeLanes {
     y1: Vec4,
     y2: Vec4,
@@ -106,30 +107,45 @@ struct EdgeLanes {
     sy2: Vec4,
 }
 
-const LANES: [EdgeLanes; 2] = [
-    // Rails: y = m = (β − α)/2, σ = +, −, +, −.
+/// Edges `4g .. 4g + 4` as lanes. `Probe::terms` feeds the lanes `U, U, L,
+/// L` as `X`, which the assertion holds the table to.
+const fn edge_lanes(g: usize) -> EdgeLanes {
+    let mut c = [[0.0 as Real; 4]; 8];
+    let mut i = 0;
+    while i < 4 {
+        let (x, y, sigma) = EDGES[4 * g + i];
+        assert!(x == [0, 0, 1, 1][i]);
+        let (y1, y2) = Y[y];
+        let lane = [
+            y1,
+            y2,
+            y1 * y1 + y2 * y2,
+            2.0 * y1 * y2,
+            y1 * y2,
+            2.0 * sigma,
+            sigma * y1,
+            sigma * y2,
+        ];
+        let mut k = 0;
+        while k < 8 {
+            c[k][i] = lane[k];
+            k += 1;
+        }
+        i += 1;
+    }
     EdgeLanes {
-        y1: Vec4::splat(-0.5),
-        y2: Vec4::splat(0.5),
-        y11: Vec4::splat(0.5),
-        y12x2: Vec4::splat(-0.5),
-        y12: Vec4::splat(-0.25),
-        sigma2: Vec4::new(2.0, -2.0, 2.0, -2.0),
-        sy1: Vec4::new(-0.5, 0.5, -0.5, 0.5),
-        sy2: Vec4::new(0.5, -0.5, 0.5, -0.5),
-    },
-    // Diagonals: y = p above (σ −, +), q below (σ −, +).
-    EdgeLanes {
-        y1: Vec4::new(1.5, 1.5, 0.5, 0.5),
-        y2: Vec4::new(0.5, 0.5, 1.5, 1.5),
-        y11: Vec4::splat(2.5),
-        y12x2: Vec4::splat(1.5),
-        y12: Vec4::splat(0.75),
-        sigma2: Vec4::new(-2.0, 2.0, -2.0, 2.0),
-        sy1: Vec4::new(-1.5, 1.5, -0.5, 0.5),
-        sy2: Vec4::new(-0.5, 0.5, -1.5, 1.5),
-    },
-];
+        y1: Vec4::from_array(c[0]),
+        y2: Vec4::from_array(c[1]),
+        y11: Vec4::from_array(c[2]),
+        y12x2: Vec4::from_array(c[3]),
+        y12: Vec4::from_array(c[4]),
+        sigma2: Vec4::from_array(c[5]),
+        sy1: Vec4::from_array(c[6]),
+        sy2: Vec4::from_array(c[7]),
+    }
+}
+
+const LANES: [EdgeLanes; 2] = [edge_lanes(0), edge_lanes(1)];
 
 /// A probe's dot products once the two bones are turned: `X·α`, `X·dα/dψa`,
 /// `X·β`, `X·dβ/dψb` for `X` = `U`, `L`; `α·β`, `β·dα`, `α·dβ`.
