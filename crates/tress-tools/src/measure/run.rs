@@ -287,8 +287,10 @@ pub fn run(
     let mut writeback = 0.0f32;
     // Each chain's output rotations at the previous sample.
     let mut prev_rots: Vec<Vec<glam::Quat>> = vec![Vec::new(); rig.chains.len()];
-    // (largest turn, chain, bone, time, bone-samples over SPIN_FLIP_DEG)
-    let mut spin = (0.0f32, 0usize, 0usize, 0.0f64, 0usize);
+    // The largest turn so far (degrees, chain, bone, time) and the
+    // bone-samples over SPIN_FLIP_DEG.
+    let mut spin_max = (0.0f32, 0usize, 0usize, 0.0f64);
+    let mut spin_over = 0usize;
 
     for k in 0..=frames {
         let t = k as f64 / f64::from(fps);
@@ -337,10 +339,10 @@ pub fn run(
                         let axis = (o.tail - o.origin).normalize_or_zero();
                         let turn = turn_about(q, o.world_rot, axis);
                         if turn > SPIN_FLIP_DEG {
-                            spin.4 += 1;
+                            spin_over += 1;
                         }
-                        if turn > spin.0 {
-                            spin = (turn, ci, b, t, spin.4);
+                        if turn > spin_max.0 {
+                            spin_max = (turn, ci, b, t);
                         }
                     }
                 }
@@ -433,11 +435,11 @@ pub fn run(
                 .collect(),
         },
         spin: Spin {
-            max_deg: spin.0,
-            chain: chain_name(spin.1),
-            bone: spin.2,
-            time_s: spin.3,
-            over: spin.4,
+            max_deg: spin_max.0,
+            chain: chain_name(spin_max.1),
+            bone: spin_max.2,
+            time_s: spin_max.3,
+            over: spin_over,
         },
         stretch: mesh
             .zip(stretch.as_ref())
