@@ -182,12 +182,20 @@ func _mohawk(tree: SceneTree, path: String) -> String:
 	hair.gravity = Vector3.ZERO
 	hair.root_color = Color(0.05, 0.03, 0.03)
 	hair.tip_color = Color(0.55, 0.12, 0.08)
+	# The body the groom was made on (its rest pose: no skeleton here).
+	var body := hair.load_body_mesh(path.get_base_dir().path_join("Ratboy_body.tfxmesh"))
+	if body == null:
+		return "the Ratboy body did not load"
+	var body_mat := StandardMaterial3D.new()
+	body_mat.albedo_color = Color(0.45, 0.42, 0.40)
+	body.material_override = body_mat
+	head.add_child(body)
 	var b := _bounds(hair)
 	var centre: Vector3 = (b[0] + b[1]) * 0.5
 	var size: float = (b[1] - b[0]).length()
 	_camera(stage, centre, centre + Vector3(0.9, 0.35, 0.8).normalized() * size * 1.6)
 	await TestUtil.frames(tree, 45)
-	return await _shoot(tree, "mohawk", [hair], [])
+	return await _shoot(tree, "mohawk", [hair], [body])
 
 ## Saves the picture, then measures the hair alone (heads hidden) with and
 ## without its specular lobes.

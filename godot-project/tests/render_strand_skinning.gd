@@ -2,7 +2,8 @@
 ## CI) on its moving test skeleton (test_strand_skinning.gd builds it from
 ## the .tfxbone's bone names; no Ratboy skeleton or body ships), seen from
 ## the side: the head nodded forward and the upper spine swayed, then the
-## other way, each after 1 s of a procedural animation. Saves
+## other way, each after 1 s of a procedural animation, on its body
+## (Ratboy_body.tfxmesh, skinned to the same bones by load_body_mesh). Saves
 ## target/godot-screens/strand_skinning_{forward,back}.png and the two side
 ## by side as strand_skinning.png. The orange sphere marks the pivot the
 ## head and spine bones turn about. Each picture must be non-blank, and the crown's roots must have
@@ -50,6 +51,19 @@ func run(tree: SceneTree) -> String:
 		return "the mohawk did not load"
 	if not hair.is_skinned():
 		return "the mohawk is not skinned on its skeleton"
+	# The body the groom was made on, skinned to the same bones.
+	var body := hair.load_body_mesh(dir.path_join("Ratboy_body.tfxmesh"))
+	if body == null:
+		return "the Ratboy body did not load"
+	# Ratboy_body.tfxmesh: 86 bones, 12,909 vertices (docs/STRANDS.md).
+	if body.skin == null or body.skin.get_bind_count() != 86:
+		return "the Ratboy body is not skinned to its 86 bones"
+	if body.mesh.surface_get_array_len(0) != 12909:
+		return "the Ratboy body has %d vertices, not 12909" % body.mesh.surface_get_array_len(0)
+	var body_mat := StandardMaterial3D.new()
+	body_mat.albedo_color = Color(0.62, 0.56, 0.52)
+	body.material_override = body_mat
+	skel.add_child(body)
 	var cam := Camera3D.new()
 	cam.fov = 35
 	root.add_child(cam)

@@ -3,7 +3,8 @@
 ## given as a model or as animations, the built-in avatar cut to 1000 bytes,
 ## and a `.tfx` whose strand count does not fit its file are refused (the log says what each is and where: see
 ## target/godot-logs/test_bad_files.log); a `.tfx` with one zero-length strand
-## loads the other two, with a warning naming strand 1.
+## loads the other two, with a warning naming strand 1. A `.tfxmesh` body cut
+## off after its vertex count, and one that is not there, give no mesh.
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
@@ -42,6 +43,9 @@ func run(tree: SceneTree) -> String:
 	var one_flat := dir.path_join("one_flat.tfx")
 	write(one_flat, tfx(3, 3, 1))
 
+	var cut_body := dir.path_join("cut_body.tfxmesh")
+	write(cut_body, "numOfBones 1\n0 root\nnumOfVertices 3\n0 0 0 0 0 1 0 0 0 0 0 1 0 0 0\n".to_utf8_buffer())
+
 	var avatar_path := TestUtil.repo_path("assets/tress_avatar.vrm")
 	var cut := dir.path_join("cut.vrm")
 	write(cut, FileAccess.get_file_as_bytes(avatar_path).slice(0, 1000))
@@ -65,6 +69,10 @@ func run(tree: SceneTree) -> String:
 		return "a .tfx with one zero-length strand did not load"
 	if hair.strand_count() != 2:
 		return "expected the 2 good strands, got %d" % hair.strand_count()
+	if hair.load_body_mesh(cut_body) != null:
+		return "a .tfxmesh cut off after its first vertex gave a mesh"
+	if hair.load_body_mesh(dir.path_join("no_such_body.tfxmesh")) != null:
+		return "a missing .tfxmesh gave a mesh"
 	await TestUtil.frames(tree, 5)
 	if avatar.get_skeleton() == null:
 		return "the avatar lost its model"

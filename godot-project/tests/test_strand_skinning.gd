@@ -138,5 +138,20 @@ func run(tree: SceneTree) -> String:
 	await TestUtil.frames(tree, 10)
 	if not rigid.get_particle(0, 7).is_finite():
 		return "the rigid fallback gave a non-finite particle"
+
+	# The body on a skeleton without a bone its vertices weigh (the left
+	# foot: 588 vertices) but the groom does not: the hair is skinned, the
+	# body refused with an error naming the bone.
+	var footless := build_skeleton(names, pivot, "frenchHornMonster_L_Foot_JNT")
+	world.add_child(footless)
+	var on_footless := TressStrandHair.new()
+	on_footless.particles = 8
+	on_footless.strand_fraction = 0.05
+	footless.add_child(on_footless)
+	if not on_footless.load_groom(tfx) or not on_footless.is_skinned():
+		return "the mohawk is not skinned on a skeleton that lacks only a foot"
+	var body_path := dir.path_join("Ratboy_body.tfxmesh")
+	if on_footless.load_body_mesh(body_path) != null:
+		return "the body loaded on a skeleton that lacks a bone it weighs"
 	world.queue_free()
 	return ""

@@ -32,6 +32,7 @@ extern crate alloc;
 
 pub mod animation;
 pub mod avatar;
+mod body_mesh;
 pub mod collider;
 pub mod constraints;
 pub mod convert;

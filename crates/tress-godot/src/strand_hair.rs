@@ -756,6 +756,97 @@ impl TressStrandHair {
         out
     }
 
+    /// The body a TressFX groom was made on (a `.tfxmesh`, e.g.
+    /// `Ratboy_body.tfxmesh` beside `Ratboy_mohawk.tfx`) as a
+    /// `MeshInstance3D`, placed as the groom is (`groom_origin`, the unit
+    /// scale the loaded groom uses) and, when the roots are skinned, with
+    /// a `Skin` binding the file's bones by name to the same skeleton: add
+    /// it under that `Skeleton3D` (its skeleton path is `..`) and it moves
+    /// with the bones the hair follows. Unskinned, add it beside the hair.
+    /// Null, with an error naming the file and why, when the file cannot be
+    /// read or a bone its vertices weigh is not in the skeleton.
+    #[func]
+    pub fn load_body_mesh(&self, path: GString) -> Option<Gd<MeshInstance3D>> {
+        let file = path.to_string();
+        let mesh = crate::files::read(&file)
+            .and_then(|b| String::from_utf8(b.to_vec()).map_err(|_| "not UTF-8 text".to_owned()))
+            .and_then(|text| {
+                tress_rig::groom::tfxmesh::read_tfxmesh(&text).map_err(|e| e.to_string())
+            });
+        let mesh = match mesh {
+            Ok(m) => m,
+            Err(e) => {
+                godot_error!("TressStrandHair: cannot read body mesh '{file}': {e}");
+                return None;
+            }
+        };
+        let scale = [self.applied_scale, self.unit_scale]
+            .into_iter()
+            .find(|s| *s > 0.0 && s.is_finite())
+            .unwrap_or(1.0);
+        let a = crate::body_mesh::body_arrays(&mesh, vec3(self.groom_origin), scale);
+        let skeleton = self.skin.as_ref().and(self.skinning_skeleton());
+        let mut arrays = VarArray::new();
+        arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
+        let verts: PackedVector3Array = a.positions.iter().map(|&p| vector3(p)).collect();
+        let normals: PackedVector3Array = a.normals.iter().map(|&n| vector3(n)).collect();
+        arrays.set(ArrayType::VERTEX.ord() as usize, &verts.to_variant());
+        arrays.set(ArrayType::NORMAL.ord() as usize, &normals.to_variant());
+        arrays.set(
+            ArrayType::INDEX.ord() as usize,
+            &PackedInt32Array::from(a.indices.as_slice()).to_variant(),
+        );
+        let mut skin = None;
+        if let Some(skel) = &skeleton {
+            // Binds in the file's bone order, each the inverse of its
+            // skeleton bone's rest: no motion at the rest pose, as for the
+            // roots (strand_skin.rs).
+            let mut binds = godot::classes::Skin::new_gd();
+            let mut missing = Vec::new();
+            for (i, name) in mesh.bones.iter().enumerate() {
+                let bone = skel.find_bone(name.as_str());
+                if bone >= 0 {
+                    binds.add_named_bind(
+                        name.as_str(),
+                        skel.get_bone_global_rest(bone).affine_inverse(),
+                    );
+                } else {
+                    // No vertex may weigh it; an unused bind stays valid.
+                    let mut weighs = a.bones.iter().zip(&a.weights);
+                    if weighs.any(|(b, w)| *b as usize == i && *w > 0.0) {
+                        missing.push(name.as_str());
+                    }
+                    binds.add_bind(0, Transform3D::IDENTITY);
+                }
+            }
+            if !missing.is_empty() {
+                godot_error!(
+                    "TressStrandHair: body mesh '{file}': the skeleton has no bone {} (weighted in the mesh)",
+                    missing.join(", ")
+                );
+                return None;
+            }
+            arrays.set(
+                ArrayType::BONES.ord() as usize,
+                &PackedInt32Array::from(a.bones.as_slice()).to_variant(),
+            );
+            arrays.set(
+                ArrayType::WEIGHTS.ord() as usize,
+                &PackedFloat32Array::from(a.weights.as_slice()).to_variant(),
+            );
+            skin = Some(binds);
+        }
+        let mut surface = ArrayMesh::new_gd();
+        surface.add_surface_from_arrays(PrimitiveType::TRIANGLES, &arrays);
+        let mut node = MeshInstance3D::new_alloc();
+        node.set_name(file.rsplit(['/', '\\']).next().unwrap_or("body"));
+        node.set_mesh(&surface);
+        if let Some(s) = skin {
+            node.set_skin(&s);
+        }
+        Some(node)
+    }
+
     /// The skeleton that skins the roots: `skeleton_path`, else the
     /// attachment when it is a Skeleton3D.
     fn skinning_skeleton(&self) -> Option<Gd<Skeleton3D>> {
