@@ -125,12 +125,7 @@ func run(tree: SceneTree) -> String:
 		return "strands stretched under skinning: length error %f" % err
 
 	# A skeleton without a weighted bone: an error naming it, rigid roots.
-	var bare := build_skeleton(names, pivot, "frenchHornMonster_head_JNT")
-	world.add_child(bare)
-	var rigid := TressStrandHair.new()
-	rigid.particles = 8
-	rigid.strand_fraction = 0.05
-	bare.add_child(rigid)
+	var rigid := _small_hair_on(world, build_skeleton(names, pivot, "frenchHornMonster_head_JNT"))
 	if not rigid.load_groom(tfx):
 		return "the mohawk did not load on the incomplete skeleton"
 	if rigid.is_skinned():
@@ -142,12 +137,7 @@ func run(tree: SceneTree) -> String:
 	# The body on a skeleton without a bone its vertices weigh (the left
 	# foot: 588 vertices) but the groom does not: the hair is skinned, the
 	# body refused with an error naming the bone.
-	var footless := build_skeleton(names, pivot, "frenchHornMonster_L_Foot_JNT")
-	world.add_child(footless)
-	var on_footless := TressStrandHair.new()
-	on_footless.particles = 8
-	on_footless.strand_fraction = 0.05
-	footless.add_child(on_footless)
+	var on_footless := _small_hair_on(world, build_skeleton(names, pivot, "frenchHornMonster_L_Foot_JNT"))
 	if not on_footless.load_groom(tfx) or not on_footless.is_skinned():
 		return "the mohawk is not skinned on a skeleton that lacks only a foot"
 	var body_path := dir.path_join("Ratboy_body.tfxmesh")
@@ -155,3 +145,12 @@ func run(tree: SceneTree) -> String:
 		return "the body loaded on a skeleton that lacks a bone it weighs"
 	world.queue_free()
 	return ""
+
+## A light hair (8 particles, 5 % of the strands) under `skel`, added to `world`.
+static func _small_hair_on(world: Node3D, skel: Skeleton3D) -> TressStrandHair:
+	world.add_child(skel)
+	var hair := TressStrandHair.new()
+	hair.particles = 8
+	hair.strand_fraction = 0.05
+	skel.add_child(hair)
+	return hair
