@@ -132,6 +132,10 @@ func _ponytail(tree: SceneTree, dir: String) -> String:
 		var hair := _hair(head, dir.path_join(part + ".tfx"), Vector3.ZERO)
 		if hair == null:
 			return "ponytail part %s did not load" % part
+		# ponytail.tfxproj: 4 follow hairs per guide, so 5 strands drawn per
+		# simulated one by default, as TressFX draws it.
+		if hair.get_applied_render_ratio() != 5:
+			return "ponytail part %s draws %d strands per guide, not its project's 5" % [part, hair.get_applied_render_ratio()]
 		hairs.append(hair)
 	# Authored in centimetres: the node's detected unit_scale brings it in
 	# as metres. Should a groom arrive in its own units (unit_scale 1), its

@@ -3,7 +3,9 @@
 ## groom in centimetres detected and scaled to metres, or `unit_scale` as
 ## set), and its TressFX `.tfxsim` beside it (the ponytail's tail part:
 ## damping 0.1 per 1/60 s step is -60 ln 0.9 = 6.32 /s). A bad `.tfxsim`
-## is an error naming the file, and the node keeps its own values.
+## is an error naming the file, and the node keeps its own values. The
+## ponytail's `.tfxproj` gives its parts 4 follow hairs per guide: drawn as
+## 5 strands per simulated one unless `render_ratio` says otherwise.
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
@@ -40,6 +42,8 @@ func run(tree: SceneTree) -> String:
 		return "a 4-point groom simulates %d particles by default, not its own 4" % fur.get_particles_per_strand()
 	if fur.get_applied_unit_scale() != 1.0:
 		return "a groom 20 cm wide read as %f m per unit, not metres" % fur.get_applied_unit_scale()
+	if fur.get_applied_render_ratio() != 1 or fur.get_render_strand_count() != 20:
+		return "a groom with no project draws %d strands per guide (%d in all), not 1 (20)" % [fur.get_applied_render_ratio(), fur.get_render_strand_count()]
 	# Resampling is an option: 8 particles after the reload.
 	fur.particles = 8
 	await TestUtil.frames(tree, 2)
@@ -100,6 +104,15 @@ func run(tree: SceneTree) -> String:
 		return "tail.tfxsim mapped to damping %f, global %f over %f, local %f" % [pony.damping, pony.global_stiffness, pony.global_range, pony.local_stiffness]
 	if not is_equal_approx(pony.get_applied_unit_scale(), 0.01) or pony.get_particles_per_strand() != 16:
 		return "the tail loaded at %f m per unit with %d particles" % [pony.get_applied_unit_scale(), pony.get_particles_per_strand()]
+	# ponytail.tfxproj beside it: `tail.tfx 4 0.4 5.0 ...`, four follow
+	# hairs per guide, so five strands drawn per simulated one; a ratio set
+	# on the node wins.
+	if pony.get_applied_render_ratio() != 5 or pony.get_render_strand_count() != 5 * pony.strand_count():
+		return "the tail draws %d strands per guide (%d of %d), not its project's 5" % [pony.get_applied_render_ratio(), pony.get_render_strand_count(), pony.strand_count()]
+	pony.render_ratio = 2
+	await TestUtil.frames(tree, 2)
+	if pony.get_applied_render_ratio() != 2:
+		return "render_ratio = 2 gave %d" % pony.get_applied_render_ratio()
 	# At its authored scale the tail hangs within a metre and a half of
 	# the node (in file units it would reach 86 units).
 	var far := 0.0

@@ -45,6 +45,23 @@ pub(crate) fn exists(path: &str) -> bool {
     FileAccess::file_exists(path)
 }
 
+/// The files in the folder of `file` whose names end in `.ext` (any case),
+/// as full paths, sorted; none when the folder cannot be listed.
+pub(crate) fn beside_with_ext(file: &str, ext: &str) -> Vec<String> {
+    let dir = folder_of(file);
+    let listed = godot::classes::DirAccess::get_files_at(dir.as_str());
+    let suffix = format!(".{}", ext.to_ascii_lowercase());
+    let mut out: Vec<String> = listed
+        .as_slice()
+        .iter()
+        .map(ToString::to_string)
+        .filter(|n| n.to_ascii_lowercase().ends_with(&suffix))
+        .map(|n| format!("{dir}{n}"))
+        .collect();
+    out.sort();
+    out
+}
+
 /// Reads `rel` (a `.gltf` buffer's decoded `uri`) from the folder of `file`;
 /// the error names the path tried.
 pub(crate) fn read_beside(file: &str, rel: &str) -> Result<Vec<u8>, String> {

@@ -133,11 +133,16 @@ pub struct TressStrandHair {
     /// themselves; more adds `render_ratio − 1` strands scattered around
     /// each one, each a copy of its nearest simulated strand moved to its
     /// own root, placed by the hair shader every frame (the demo: 6,000
-    /// simulated, ratio 10, 60,000 drawn). Changing it reloads the groom.
-    #[export(range = (1.0, 32.0))]
+    /// simulated, ratio 10, 60,000 drawn). 0 (default) takes the groom's
+    /// own: one more than the follow hairs per guide a TressFX `.tfxproj`
+    /// beside the groom gives its file (the TressFX 3 ponytail: 4, so 5),
+    /// else 1 (`get_applied_render_ratio()`). Changing it reloads the groom.
+    #[export(range = (0.0, 32.0))]
     #[var(set = set_render_ratio)]
-    #[init(val = 1)]
     render_ratio: i32,
+    /// Strands drawn per simulated one by the last load (`render_ratio`,
+    /// or the groom's own for 0).
+    applied_ratio: usize,
     /// Keep the strands apart: after every second step, particles of
     /// different strands closer than 0.6 of the groom's strand spacing are
     /// pushed apart without gaining velocity (the volume pass). Off by
@@ -377,7 +382,12 @@ impl TressStrandHair {
         };
         // Ratio 1 too: each drawn strand is then its own guide, and the
         // shader places it from the guide texture (no ribbon upload).
-        self.follow = match FollowRender::new(&sim, self.render_ratio.clamp(1, 32) as usize) {
+        self.applied_ratio = if self.render_ratio > 0 {
+            self.render_ratio.min(32) as usize
+        } else {
+            project_follow_hairs(&file).map_or(1, |f| (f as usize + 1).min(32))
+        };
+        self.follow = match FollowRender::new(&sim, self.applied_ratio) {
             Ok(f) => Some(f),
             Err(e) => {
                 godot_error!(
@@ -480,8 +490,15 @@ impl TressStrandHair {
         self.reload_pending = self.sim.is_some();
     }
 
-    /// Strands drawn now: `render_ratio` per simulated strand, fewer at a
-    /// lower detail level.
+    /// Strands drawn per simulated strand by the loaded groom: `render_ratio`,
+    /// or for 0 the groom's own (1 + its `.tfxproj` follow hairs, else 1).
+    #[func]
+    pub fn get_applied_render_ratio(&self) -> i32 {
+        self.applied_ratio as i32
+    }
+
+    /// Strands drawn now: the applied render ratio per simulated strand,
+    /// fewer at a lower detail level.
     #[func]
     pub fn get_render_strand_count(&self) -> i32 {
         self.sim.as_ref().map_or(0, |s| {
@@ -1477,7 +1494,7 @@ impl TressStrandHair {
             self.follow_levels.resize_with(LEVELS as usize, || None);
         }
         self.follow_levels[self.lod_level as usize] = self.follow.take();
-        let full = self.render_ratio.clamp(1, 32) as usize;
+        let full = self.applied_ratio.clamp(1, 32);
         let ratio = full >> level;
         self.follow = match self.follow_levels[level as usize].take() {
             Some(f) => Some(f),
@@ -1540,4 +1557,30 @@ fn write3(out: &mut [u8], v: Vec3) {
 fn apply_volume(sim: &mut StrandSim, on: bool) {
     let params = on.then(|| VolumeParams::for_spacing(sim.root_spacing()));
     sim.set_volume(params);
+}
+
+/// The follow hairs per guide that the first `.tfxproj` beside `groom`
+/// (sorted by name) gives that file, as TressFX's own renderer would draw
+/// them; `None` without such a project. A project that cannot be read is
+/// passed over with a warning naming it.
+fn project_follow_hairs(groom: &str) -> Option<u32> {
+    let name = groom.rsplit(['/', '\\']).next().unwrap_or(groom);
+    crate::files::beside_with_ext(groom, "tfxproj")
+        .into_iter()
+        .find_map(|proj| {
+            let read = crate::files::read(&proj).and_then(|b| {
+                tress_rig::groom::tfxsim::read_tfxproj(b.as_slice()).map_err(|e| e.to_string())
+            });
+            match read {
+                Ok(p) => p
+                    .parts
+                    .iter()
+                    .find(|q| q.file.eq_ignore_ascii_case(name))
+                    .map(|q| q.follow),
+                Err(e) => {
+                    godot_warn!("TressStrandHair: passing over project '{proj}': {e}");
+                    None
+                }
+            }
+        })
 }

@@ -131,13 +131,25 @@ impl TfxSim {
     }
 }
 
-/// What a TressFX `.tfxproj` project file says that the solver uses: the
-/// parts (groom file and its `.tfxsim`), the shape iterations, and the
-/// collision spheres (file units, centre and radius).
+/// One groom part of a TressFX project.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TfxPart {
+    /// The groom file, relative to the project.
+    pub file: String,
+    /// Follow hairs per guide hair: TressFX draws this many more strands
+    /// around each simulated one (0: none, or not written).
+    pub follow: u32,
+    /// The part's settings file, relative to the project.
+    pub sim: Option<String>,
+}
+
+/// What a TressFX `.tfxproj` project file says that the solver and the
+/// renderer use: the parts (groom file, follow hairs, `.tfxsim`), the shape
+/// iterations, and the collision spheres (file units, centre and radius).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TfxProject {
-    /// `(groom file, settings file)` per part, names relative to the project.
-    pub parts: Vec<(String, Option<String>)>,
+    /// The parts, in file order.
+    pub parts: Vec<TfxPart>,
     /// `localShapeMatchingIterations`, when set.
     pub local_iterations: Option<u32>,
     /// `lengthConstraintIterations`, when set.
@@ -148,7 +160,8 @@ pub struct TfxProject {
 
 /// Parses a `.tfxproj`. Lines it does not use (colours, lights, the mesh)
 /// are passed over; a part line is `file.tfx follow radius factor
-/// file.tfxsim [name]`.
+/// file.tfxsim [name]`, of which the follow hairs' radius and tip factor
+/// are not used (render strands are scattered by the groom's own roots).
 ///
 /// # Errors
 /// [`GroomError::Parse`] for a line that is not UTF-8 or a setting this
@@ -196,7 +209,14 @@ pub fn read_tfxproj(bytes: &[u8]) -> Result<TfxProject, GroomError> {
                     .iter()
                     .find(|w| w.to_ascii_lowercase().ends_with(".tfxsim"))
                     .map(|w| (*w).to_owned());
-                p.parts.push((f.to_owned(), sim));
+                // `file.tfx follow radius factor file.tfxsim [name]`: a
+                // second word that is not a count leaves no follow hairs.
+                let follow = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(0);
+                p.parts.push(TfxPart {
+                    file: f.to_owned(),
+                    follow,
+                    sim,
+                });
             }
             _ => {}
         }
@@ -298,7 +318,20 @@ mod tests {
                     lengthConstraintIterations 3\nlocalShapeMatchingIterations 3\n\
                     collision_sphere -0.095 92.000 9.899 26.5\nhairColor 0.6 0.4 0.2\n";
         let p = read_tfxproj(text.as_bytes()).unwrap();
-        assert_eq!(p.parts[1], ("tail.tfx".into(), Some("tail.tfxsim".into())));
+        assert_eq!(
+            p.parts[1],
+            TfxPart {
+                file: "tail.tfx".into(),
+                follow: 4,
+                sim: Some("tail.tfxsim".into())
+            }
+        );
+        // A part line whose second word is not a count: no follow hairs.
+        let q = read_tfxproj(b"side.tfx side.tfxsim\n").unwrap();
+        assert_eq!(
+            (q.parts[0].follow, q.parts[0].sim.as_deref()),
+            (0, Some("side.tfxsim"))
+        );
         assert_eq!(
             (p.local_iterations, p.length_iterations),
             (Some(3), Some(3))

@@ -228,17 +228,20 @@ fn the_ponytail_settings_and_project_read() {
         ("back", 0.6, 0.2, 0.4),
         ("tail", 0.3, 0.1, 0.3),
     ] {
-        let (tfx, sim) = p
+        let found = p
             .parts
             .iter()
-            .find(|(f, _)| f == &format!("{part}.tfx"))
+            .find(|q| q.file == format!("{part}.tfx"))
             .unwrap_or_else(|| panic!("{part} not in the project"));
+        let tfx = &found.file;
         assert_eq!(
-            sim.as_deref(),
+            found.sim.as_deref(),
             Some(format!("{part}.tfxsim").as_str()),
             "{tfx}"
         );
-        let s = load_tfxsim(proj.with_file_name(sim.as_ref().unwrap())).unwrap();
+        // ponytail.tfxproj: `4 0.4 5.0` on every part line.
+        assert_eq!(found.follow, 4, "{tfx}");
+        let s = load_tfxsim(proj.with_file_name(found.sim.as_ref().unwrap())).unwrap();
         assert!(s.ignored.is_empty(), "{part}: {:?}", s.ignored);
         assert_eq!(
             (

@@ -120,7 +120,7 @@ fn project_listing(dir: &Path, file: &str) -> Option<(PathBuf, TfxProject)> {
         let proj = tfxsim::read_tfxproj(&std::fs::read(&p).ok()?).ok()?;
         proj.parts
             .iter()
-            .any(|(f, _)| f.eq_ignore_ascii_case(file))
+            .any(|q| q.file.eq_ignore_ascii_case(file))
             .then_some((p, proj))
     })
 }
@@ -348,10 +348,10 @@ pub fn load(spec: &str, scale: Option<f32>) -> Result<LoadedGroom, String> {
                 return Err(format!("{spec}: the project names no .tfx part"));
             }
             let mut parts = Vec::new();
-            for (f, sim) in &proj.parts {
+            for q in &proj.parts {
                 parts.push(read_part(
-                    &dir.join(f),
-                    sim.as_deref(),
+                    &dir.join(&q.file),
+                    q.sim.as_deref(),
                     Some((path, &proj)),
                     &mut notes,
                 )?);
@@ -366,8 +366,8 @@ pub fn load(spec: &str, scale: Option<f32>) -> Result<LoadedGroom, String> {
             let sim = listing.as_ref().and_then(|(_, p)| {
                 p.parts
                     .iter()
-                    .find(|(f, _)| f.eq_ignore_ascii_case(&file_name(path)))
-                    .and_then(|(_, s)| s.clone())
+                    .find(|q| q.file.eq_ignore_ascii_case(&file_name(path)))
+                    .and_then(|q| q.sim.clone())
             });
             let part = read_part(
                 path,
