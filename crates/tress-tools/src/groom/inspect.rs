@@ -89,6 +89,14 @@ pub fn report(g: &LoadedGroom) -> String {
             counts(&p.groom),
             p.skipped
         );
+        if p.follow > 0 {
+            let _ = writeln!(
+                s,
+                "    follow hairs: {} per guide (the project's; TressStrandHair draws {} strands per simulated one)",
+                p.follow,
+                (p.follow + 1).min(32)
+            );
+        }
         let q = &p.params;
         let _ = writeln!(
             s,

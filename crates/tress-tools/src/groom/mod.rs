@@ -57,6 +57,9 @@ pub struct Part {
     pub from_file: bool,
     /// Vertices per strand in the file (TressFX), else `None`.
     pub file_vertices: Option<usize>,
+    /// Follow hairs per guide a `.tfxproj` gives the part (0: none, or no
+    /// project): TressFX draws this many more strands around each one.
+    pub follow: u32,
 }
 
 /// A groom ready to inspect or simulate.
@@ -149,6 +152,12 @@ fn read_part(
     let iterations = project
         .and_then(|(_, p)| p.local_iterations)
         .unwrap_or(DEFAULT_LOCAL_ITERATIONS);
+    let follow = project
+        .and_then(|(_, p)| {
+            let own = file_name(path);
+            p.parts.iter().find(|q| q.file.eq_ignore_ascii_case(&own))
+        })
+        .map_or(0, |q| q.follow);
     let from_file = sim_path.is_some();
     let (params, settings) = match sim_path {
         Some(sp) => {
@@ -175,6 +184,7 @@ fn read_part(
         skipped: warnings.len(),
         from_file,
         file_vertices,
+        follow,
     })
 }
 
@@ -335,6 +345,7 @@ pub fn load(spec: &str, scale: Option<f32>) -> Result<LoadedGroom, String> {
             skipped: 0,
             from_file: false,
             file_vertices: None,
+            follow: 0,
         };
         let head = vec![Collider::sphere(g.head_centre, g.head_radius)];
         world = tress_rig::groom::scene::body_colliders(g.head_centre, g.head_radius).to_vec();
