@@ -80,9 +80,9 @@ pub struct TressStrandHair {
     #[init(val = true)]
     use_groom_settings: bool,
     /// TressFX `localShapeMatchingIterations` the `.tfxsim` local stiffness
-    /// is quoted for (the ponytail project's 3; TressFX's default 1).
-    #[export(range = (1.0, 16.0))]
-    #[init(val = 1)]
+    /// is quoted for; 0 (default) takes the `.tfxproj` beside the groom
+    /// that names it (the ponytail's 3), else TressFX's default 1.
+    #[export(range = (0.0, 16.0))]
     settings_local_iterations: i32,
     /// Raise the shape stiffness for segments shorter than the 12 mm the
     /// defaults are tuned on, so short fur stands (not with a `.tfxsim`).
@@ -344,7 +344,8 @@ impl TressStrandHair {
         let groom = groom.transformed(1.0, tress_core::math::Quat::IDENTITY, -origin);
         let groom = groom.transformed(scale, tress_core::math::Quat::IDENTITY, Vec3::ZERO);
         self.applied_scale = scale;
-        self.apply_groom_settings(&file);
+        let project = groom_project(&file);
+        self.apply_groom_settings(&file, project.as_ref());
         self.short_segment_factor = groom.short_segment_factor(m);
         // Neighbours on the scalp become neighbours in the solver's chunks
         // (faster collision culling); the level-of-detail subset below still
@@ -385,7 +386,9 @@ impl TressStrandHair {
         self.applied_ratio = if self.render_ratio > 0 {
             self.render_ratio.min(32) as usize
         } else {
-            project_follow_hairs(&file).map_or(1, |f| (f as usize + 1).min(32))
+            project
+                .as_ref()
+                .map_or(1, |(_, part)| (part.follow as usize + 1).min(32))
         };
         self.follow = match FollowRender::new(&sim, self.applied_ratio) {
             Ok(f) => Some(f),
@@ -977,7 +980,7 @@ impl TressStrandHair {
     /// `groom_file`) into the node's shape and damping values. A missing
     /// file beside the groom is normal; a set file that cannot be read or
     /// parsed is an error naming it, and the node's own values stay.
-    fn apply_groom_settings(&mut self, groom_file: &str) {
+    fn apply_groom_settings(&mut self, groom_file: &str, project: Option<&GroomProject>) {
         self.applied_settings = GString::new();
         if !self.use_groom_settings {
             return;
@@ -1005,7 +1008,13 @@ impl TressStrandHair {
         for (line, key) in &sim.ignored {
             godot_warn!("TressStrandHair: '{path}' line {line}: `{key}` is not used");
         }
-        let iterations = self.settings_local_iterations.clamp(1, 16) as u32;
+        let iterations = if self.settings_local_iterations > 0 {
+            self.settings_local_iterations.min(16) as u32
+        } else {
+            project
+                .and_then(|(p, _)| p.local_iterations)
+                .map_or(1, |n| n.min(16))
+        };
         let p = sim.apply(
             StrandParams {
                 damping: self.damping,
@@ -1559,11 +1568,17 @@ fn apply_volume(sim: &mut StrandSim, on: bool) {
     sim.set_volume(params);
 }
 
-/// The follow hairs per guide that the first `.tfxproj` beside `groom`
-/// (sorted by name) gives that file, as TressFX's own renderer would draw
-/// them; `None` without such a project. A project that cannot be read is
-/// passed over with a warning naming it.
-fn project_follow_hairs(groom: &str) -> Option<u32> {
+/// A groom's TressFX project and the part of it that names the groom.
+type GroomProject = (
+    tress_rig::groom::tfxsim::TfxProject,
+    tress_rig::groom::tfxsim::TfxPart,
+);
+
+/// The first `.tfxproj` beside `groom` (sorted by name) whose parts name
+/// that file, with the part: its follow hairs and the project's shape
+/// iterations are the groom's own settings. A project that cannot be read
+/// is passed over with a warning naming it.
+fn groom_project(groom: &str) -> Option<GroomProject> {
     let name = groom.rsplit(['/', '\\']).next().unwrap_or(groom);
     crate::files::beside_with_ext(groom, "tfxproj")
         .into_iter()
@@ -1572,11 +1587,14 @@ fn project_follow_hairs(groom: &str) -> Option<u32> {
                 tress_rig::groom::tfxsim::read_tfxproj(b.as_slice()).map_err(|e| e.to_string())
             });
             match read {
-                Ok(p) => p
-                    .parts
-                    .iter()
-                    .find(|q| q.file.eq_ignore_ascii_case(name))
-                    .map(|q| q.follow),
+                Ok(p) => {
+                    let part = p
+                        .parts
+                        .iter()
+                        .find(|q| q.file.eq_ignore_ascii_case(name))?
+                        .clone();
+                    Some((p, part))
+                }
                 Err(e) => {
                     godot_warn!("TressStrandHair: passing over project '{proj}': {e}");
                     None
