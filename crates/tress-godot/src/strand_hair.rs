@@ -805,7 +805,8 @@ impl TressStrandHair {
             .find(|s| *s > 0.0 && s.is_finite())
             .unwrap_or(1.0);
         let a = crate::body_mesh::body_arrays(&mesh, vec3(self.groom_origin), scale);
-        let skeleton = self.skin.as_ref().and(self.skinning_skeleton());
+        // The skeleton the roots are bound to (none when they are not).
+        let skeleton = self.skin.as_ref().and_then(StrandSkin::skeleton);
         let mut arrays = VarArray::new();
         arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
         let verts: PackedVector3Array = a.positions.iter().map(|&p| vector3(p)).collect();

@@ -100,6 +100,11 @@ impl StrandSkin {
         self.skeleton.as_ref().is_some_and(Gd::is_instance_valid)
     }
 
+    /// The skeleton that drives the roots now, if any.
+    pub(crate) fn skeleton(&self) -> Option<Gd<Skeleton3D>> {
+        self.skeleton.clone().filter(Gd::is_instance_valid)
+    }
+
     /// Binds the sim to `skeleton`: every weighted bone looked up by name,
     /// the sim skinned from the skeleton's current pose. A bone the
     /// skeleton lacks is an error naming it; the sim stays rigid then.
