@@ -574,27 +574,12 @@ fn groom_measure_reports_and_plots_the_fur() {
     assert!(stderr(&o).contains("--seconds 0"), "{}", stderr(&o));
 }
 
-/// `../shared/assets/REL`, or `None` (said on stderr; a failure under CI).
-fn shared_asset(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/assets")
-        .join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    eprintln!("SKIPPED: {} not found", p.display());
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "asset {rel} missing under CI"
-    );
-    None
-}
-
 #[test]
 fn groom_inspect_lists_the_follow_hairs_a_project_gives_its_parts() {
-    let Some(proj) = shared_asset("tressfx3-ponytail/ponytail.tfxproj") else {
+    let Some(shared) = tress_testkit::shared_assets() else {
         return;
     };
+    let proj = shared.join("tressfx3-ponytail/ponytail.tfxproj");
     // ponytail.tfxproj: `tail.tfx 4 0.4 5.0 tail.tfxsim tail` and the same
     // 4 on its other three parts; the tail alone finds the project beside it.
     for (file, lines) in [(proj.clone(), 4), (proj.with_file_name("tail.tfx"), 1)] {

@@ -38,13 +38,11 @@ pub(crate) fn body_arrays(mesh: &TfxMesh, origin: Vec3, scale: f32) -> BodyArray
         out.positions.push((v.pos - origin) * scale);
         out.normals
             .push(v.normal.try_normalize().unwrap_or(Vec3::Y));
-        let sum: f32 = v
+        let weights = v
             .weights
-            .iter()
-            .map(|&(_, w)| if w.is_finite() && w > 0.0 { w } else { 0.0 })
-            .sum();
-        for &(bone, w) in &v.weights {
-            let w = if w.is_finite() && w > 0.0 { w } else { 0.0 };
+            .map(|(b, w)| (b, if w.is_finite() && w > 0.0 { w } else { 0.0 }));
+        let sum: f32 = weights.iter().map(|&(_, w)| w).sum();
+        for (bone, w) in weights {
             out.bones.push(i32::try_from(bone).unwrap_or(0));
             out.weights.push(if sum > 0.0 { w / sum } else { 0.0 });
         }

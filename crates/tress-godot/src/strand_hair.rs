@@ -1589,11 +1589,7 @@ fn groom_project(groom: &str) -> Option<GroomProject> {
             });
             match read {
                 Ok(p) => {
-                    let part = p
-                        .parts
-                        .iter()
-                        .find(|q| q.file.eq_ignore_ascii_case(name))?
-                        .clone();
+                    let part = p.part(name)?.clone();
                     Some((p, part))
                 }
                 Err(e) => {

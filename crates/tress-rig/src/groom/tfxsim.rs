@@ -158,6 +158,17 @@ pub struct TfxProject {
     pub spheres: Vec<[f32; 4]>,
 }
 
+impl TfxProject {
+    /// The part whose groom file is `file` (a bare name, compared without
+    /// case, as the Windows-made TressFX samples spell them).
+    #[must_use]
+    pub fn part(&self, file: &str) -> Option<&TfxPart> {
+        self.parts
+            .iter()
+            .find(|q| q.file.eq_ignore_ascii_case(file))
+    }
+}
+
 /// Parses a `.tfxproj`. Lines it does not use (colours, lights, the mesh)
 /// are passed over; a part line is `file.tfx follow radius factor
 /// file.tfxsim [name]`, of which the follow hairs' radius and tip factor
@@ -326,6 +337,8 @@ mod tests {
                 sim: Some("tail.tfxsim".into())
             }
         );
+        assert_eq!(p.part("TAIL.TFX"), Some(&p.parts[1]));
+        assert_eq!(p.part("side.tfx"), None);
         // A part line whose second word is not a count: no follow hairs.
         let q = read_tfxproj(b"side.tfx side.tfxsim\n").unwrap();
         assert_eq!(

@@ -121,10 +121,7 @@ fn project_listing(dir: &Path, file: &str) -> Option<(PathBuf, TfxProject)> {
     entries.sort();
     entries.into_iter().find_map(|p| {
         let proj = tfxsim::read_tfxproj(&std::fs::read(&p).ok()?).ok()?;
-        proj.parts
-            .iter()
-            .any(|q| q.file.eq_ignore_ascii_case(file))
-            .then_some((p, proj))
+        proj.part(file).is_some().then_some((p, proj))
     })
 }
 
@@ -153,10 +150,7 @@ fn read_part(
         .and_then(|(_, p)| p.local_iterations)
         .unwrap_or(DEFAULT_LOCAL_ITERATIONS);
     let follow = project
-        .and_then(|(_, p)| {
-            let own = file_name(path);
-            p.parts.iter().find(|q| q.file.eq_ignore_ascii_case(&own))
-        })
+        .and_then(|(_, p)| p.part(&file_name(path)))
         .map_or(0, |q| q.follow);
     let from_file = sim_path.is_some();
     let (params, settings) = match sim_path {
@@ -374,12 +368,9 @@ pub fn load(spec: &str, scale: Option<f32>) -> Result<LoadedGroom, String> {
             )
         } else {
             let listing = project_listing(dir, &file_name(path));
-            let sim = listing.as_ref().and_then(|(_, p)| {
-                p.parts
-                    .iter()
-                    .find(|q| q.file.eq_ignore_ascii_case(&file_name(path)))
-                    .and_then(|q| q.sim.clone())
-            });
+            let sim = listing
+                .as_ref()
+                .and_then(|(_, p)| p.part(&file_name(path))?.sim.clone());
             let part = read_part(
                 path,
                 sim.as_deref(),
