@@ -9,6 +9,8 @@
 //! - [`teleport`]: teleport thresholds and what teleported chains do.
 //! - [`limit`]: per-joint angle limits (`VRMC_springBone_limit`).
 //! - [`band`]: neighbouring chains held to their rest spacing (skirts).
+//! - [`fold`]: the cloth between two chains of a band hung in a flute,
+//!   its joint placed from the chains.
 //! - [`twist`]: flat locks' output rotations turned so bends go through the
 //!   face.
 //!
@@ -20,6 +22,7 @@
 
 pub mod band;
 pub mod chain;
+pub mod fold;
 mod lane_math;
 mod lanes;
 mod lanes_vrm;
