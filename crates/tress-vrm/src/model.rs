@@ -251,6 +251,12 @@ pub struct SpringBand {
     /// other) may grow, as a share; `None` (the file says nothing): shear
     /// free.
     pub shear: Option<f32>,
+    /// Fold joints (`tress_core::spring::fold`): per pair of
+    /// [`Self::pairs`], in its order, the nodes of the fold between them,
+    /// one per joint of the pair, root first; empty: no folds.
+    pub folds: Vec<Vec<usize>>,
+    /// The bend at which a fold lies flat, radians; 0: never.
+    pub fold_flat_angle: f32,
 }
 
 impl SpringBand {

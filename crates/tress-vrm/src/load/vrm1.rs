@@ -323,7 +323,7 @@ pub(crate) fn spring_bone(v: &J<'_>, avatar: &mut Avatar, ctx: &mut Ctx) -> Resu
     avatar.springs.colliders.extend(colliders);
     avatar.springs.collider_groups.extend(groups);
     let count = avatar.springs.chains.len() - base_chain;
-    let bands = super::bands::bands(v, base_chain, count, ctx)?;
+    let bands = super::bands::bands(v, base_chain, count, avatar.nodes.len(), ctx)?;
     avatar.springs.bands.extend(bands);
     Ok(())
 }

@@ -108,3 +108,55 @@ fn malformed_bands_are_dropped_with_a_warning_naming_the_path() {
         );
     }
 }
+
+#[test]
+fn folds_load_per_pair_with_their_flat_angle() {
+    // Six nodes in the base document; folds name any of them.
+    let (bands, w) = with_bands(json!({ "bands": [{
+        "springs": [0, 1, 2], "closed": true,
+        "folds": [[0, 1, 2], [3, 4, 5], [5, 4, 3]], "foldFlatAngle": 0.35,
+    }, { "springs": [0, 1] }] }));
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(
+        bands[0].folds,
+        [vec![0, 1, 2], vec![3, 4, 5], vec![5, 4, 3]]
+    );
+    assert!((bands[0].fold_flat_angle - 0.35).abs() < 1e-7);
+    // None given: no folds, never flat.
+    assert!(bands[1].folds.is_empty());
+    assert_eq!(bands[1].fold_flat_angle, 0.0);
+}
+
+#[test]
+fn malformed_folds_are_dropped_and_the_band_kept() {
+    let p = "extensions.VRMC_springBone.extensions.TRESS_springBone_band.bands[0]";
+    let cases = [
+        (
+            json!({ "springs": [0, 1], "folds": [[0, 1], [2, 3]] }),
+            format!("{p}: band's folds ignored: 2 fold lists for 1 neighbouring pairs"),
+        ),
+        (
+            json!({ "springs": [0, 1, 2], "folds": [[0, 1, 2], [3, 4]] }),
+            format!("{p}.folds[1]: band's folds ignored: a fold needs one node per joint"),
+        ),
+        (
+            json!({ "springs": [0, 1], "folds": [[0, 9]] }),
+            format!("{p}.folds[0][1]: band's folds ignored"),
+        ),
+        (
+            json!({ "springs": [0, 1], "folds": [[0, 1]], "foldFlatAngle": -1.0 }),
+            format!("{p}: band's folds ignored: foldFlatAngle -1 is outside 0..=π"),
+        ),
+    ];
+    for (band, want) in cases {
+        let (bands, w) = with_bands(json!({ "bands": [band] }));
+        assert_eq!(bands.len(), 1, "{want}");
+        assert!(bands[0].folds.is_empty(), "{want}");
+        assert_eq!(w.len(), 1, "{w:#?}");
+        assert!(
+            w[0].starts_with(&want),
+            "{} does not start with {want}",
+            w[0]
+        );
+    }
+}
