@@ -8,6 +8,8 @@
 //!   colliders on bones) as an avatar the same spring rig takes.
 //! - [`plain_rig`]: plain glTF humanoids: a bone map by name or JSON, chains
 //!   declared by root and end bone or found dangling under the head.
+//! - [`folds`]: the bands' fold joints placed from their chains after a
+//!   step, as local poses to write.
 //! - [`live_edit`]: joint values, solver mode and collider shapes changed
 //!   on a running spring rig without resetting its motion.
 //! - [`constraint_rig`]: VRM node constraints evaluated over an engine's
@@ -27,6 +29,7 @@ pub mod bend_hold;
 pub mod constraint_rig;
 pub mod fit_colliders;
 pub mod flat_locks;
+pub mod folds;
 pub mod groom;
 pub mod hand_rig;
 pub mod live_edit;

@@ -146,6 +146,9 @@ pub struct SpringRig {
     /// Whether the build read the locks' shapes (their width axes), which
     /// flat locks and the lock twist need.
     pub(crate) lock_shapes: bool,
+    /// The bands' fold joints, placed from the chains after a step
+    /// ([`SpringRig::fold_locals`]).
+    pub folds: crate::folds::RigFolds,
 }
 
 /// Whether `opts` asks for what needs the locks' shapes (their width axes):
@@ -293,6 +296,7 @@ impl SpringRig {
             notes: Vec::new(),
             scales: crate::param_scales::ParamScales::ONE,
             lock_shapes: needs_lock_shapes(opts),
+            folds: crate::folds::RigFolds::default(),
         };
         let cap = |e: SetupError, what: &str| match e {
             SetupError::Capacity => RigError::Capacity(what.to_owned()),
@@ -380,6 +384,8 @@ impl SpringRig {
         if opts.bands {
             rig.link_bands(avatar, opts);
         }
+        // Folds in every mode: they place cloth, they do not simulate.
+        rig.folds = crate::folds::RigFolds::build(avatar, &rig.chains, &mut rig.notes);
         // Start every chain at rest under the rest poses (a zero-length
         // frame runs no substep), as three-vrm's setInitState does.
         rig.world.advance(0.0);
@@ -610,6 +616,16 @@ impl SpringRig {
     /// per-frame use); returns how many joints were written.
     pub fn outputs_into(&self, chain: usize, out: &mut [JointOutput]) -> usize {
         self.world.outputs(self.chains[chain].index, out)
+    }
+
+    /// Every fold joint's local pose under its parent for the chains'
+    /// current outputs, in `self.folds.nodes()` order (empty without
+    /// folds): write them to the nodes with the chains' rotations.
+    pub fn fold_locals(&mut self) -> &[crate::folds::FoldLocal] {
+        let scale = self.world.scale();
+        let (world, chains) = (&self.world, &self.chains);
+        self.folds
+            .place(|ci, buf| world.outputs(chains[ci].index, buf), scale)
     }
 
     /// Total simulated joints.

@@ -45,5 +45,13 @@ pub fn spring_nodes(avatar: &Avatar) -> BTreeSet<usize> {
         .chains
         .iter()
         .flat_map(|c| c.joints.iter().map(|j| j.node))
+        // Fold joints are driven too: the cloth they carry is hair.
+        .chain(
+            avatar
+                .springs
+                .bands
+                .iter()
+                .flat_map(|b| b.folds.iter().flatten().copied()),
+        )
         .collect()
 }
