@@ -308,6 +308,17 @@ typedef struct TressJointOutput {
   struct TressQuat local_rotation;
 } TressJointOutput;
 
+// One fold joint's local pose under its parent node (`TRESS_springBone_band`
+// folds): write it to the node as it is, translation and rotation.
+typedef struct TressFoldPose {
+  // The node (as `tress_avatar_find_node` numbers them).
+  uint32_t node;
+  // Local translation, in the parent's units.
+  struct TressVec3 translation;
+  // Local rotation.
+  struct TressQuat rotation;
+} TressFoldPose;
+
 // A wind field (see `tress_core::spring::Wind`); `tress_wind_default`
 // gives calm with the default gust settings.
 typedef struct TressWind {
@@ -562,6 +573,22 @@ enum TressStatus tress_avatar_outputs(struct TressAvatar avatar,
                                       struct TressJointOutput *out,
                                       size_t capacity,
                                       size_t *out_written);
+
+// The number of fold joints (`TRESS_springBone_band` folds: the cloth
+// between two chains of a band hung in a flute), into `out`; 0 without.
+enum TressStatus tress_avatar_fold_count(struct TressAvatar avatar, uint32_t *out);
+
+// Places every fold joint from the chains' current outputs and writes
+// their local poses (node, translation, rotation) into `out` of `capacity`
+// entries; the count goes to `out_written` (may be null). Write them to
+// the nodes after the chains' rotations, every frame.
+//
+// # Safety
+// `out` points to `capacity` writable `TressFoldPose` values.
+enum TressStatus tress_avatar_fold_poses(struct TressAvatar avatar,
+                                         struct TressFoldPose *out,
+                                         size_t capacity,
+                                         size_t *out_written);
 
 // Changes every joint's parameters of chain `chain` (state kept).
 enum TressStatus tress_avatar_set_chain_params(struct TressAvatar avatar,

@@ -19,8 +19,8 @@ use crate::registry::{Registry, count_into};
 use crate::spring::World;
 use crate::status::{Error, Result, TressStatus, guard};
 use crate::types::{
-    TressChainDesc, TressJointOutput, TressJointParams, TressPose, TressStepConfig, contact,
-    index_out, mode, too_small,
+    TressChainDesc, TressFoldPose, TressJointOutput, TressJointParams, TressPose, TressStepConfig,
+    contact, index_out, mode, too_small,
 };
 
 /// An avatar handle; all bits zero is the null handle.
@@ -109,6 +109,8 @@ pub(crate) struct AvatarObj {
     frame_nodes: Vec<Option<usize>>,
     node_names: Vec<String>,
     rest: Vec<Pose>,
+    /// The bands' fold joints, placed from the chains' outputs on request.
+    folds: tress_rig::folds::RigFolds,
 }
 
 impl AvatarObj {
@@ -151,6 +153,7 @@ impl AvatarObj {
             world,
             frame_nodes,
             chains,
+            folds,
             ..
         } = rig;
         Ok(Self {
@@ -161,6 +164,7 @@ impl AvatarObj {
             frame_nodes,
             node_names: avatar.nodes.into_iter().map(|n| n.name).collect(),
             rest,
+            folds,
         })
     }
 
@@ -498,6 +502,61 @@ pub unsafe extern "C" fn tress_avatar_outputs(
         with(avatar, |a| {
             let c = a.chain(chain)?;
             a.world.outputs(c, out, out_written)
+        })
+    })
+}
+
+/// The number of fold joints (`TRESS_springBone_band` folds: the cloth
+/// between two chains of a band hung in a flute), into `out`; 0 without.
+#[unsafe(no_mangle)]
+pub extern "C" fn tress_avatar_fold_count(
+    avatar: TressAvatar,
+    out: Option<&mut u32>,
+) -> TressStatus {
+    count_into("tress_avatar_fold_count", &AVATARS, avatar.bits, out, |a| {
+        Ok(a.folds.nodes().count())
+    })
+}
+
+/// Places every fold joint from the chains' current outputs and writes
+/// their local poses (node, translation, rotation) into `out` of `capacity`
+/// entries; the count goes to `out_written` (may be null). Write them to
+/// the nodes after the chains' rotations, every frame.
+///
+/// # Safety
+/// `out` points to `capacity` writable `TressFoldPose` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tress_avatar_fold_poses(
+    avatar: TressAvatar,
+    out: *mut TressFoldPose,
+    capacity: usize,
+    out_written: Option<&mut usize>,
+) -> TressStatus {
+    guard("tress_avatar_fold_poses", || {
+        // SAFETY: the caller gives `capacity` writable poses at `out`.
+        let out = unsafe { ptr::slice_mut(out, capacity, "out") }?;
+        with(avatar, |a| {
+            let need = a.folds.nodes().count();
+            if out.len() < need {
+                return Err(too_small("the output buffer", out.len(), need));
+            }
+            let world = &a.world.world;
+            let scale = world.scale();
+            let chains = &a.chains;
+            let placed = a
+                .folds
+                .place(|ci, buf| world.outputs(chains[ci].index, buf), scale);
+            for (o, f) in out.iter_mut().zip(placed) {
+                *o = TressFoldPose {
+                    node: u32::try_from(f.node).unwrap_or(u32::MAX),
+                    translation: f.translation.into(),
+                    rotation: f.rotation.into(),
+                };
+            }
+            if let Some(w) = out_written {
+                *w = placed.len();
+            }
+            Ok(())
         })
     })
 }

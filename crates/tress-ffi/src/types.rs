@@ -224,6 +224,19 @@ pub struct TressJointOutput {
     pub local_rotation: TressQuat,
 }
 
+/// One fold joint's local pose under its parent node (`TRESS_springBone_band`
+/// folds): write it to the node as it is, translation and rotation.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TressFoldPose {
+    /// The node (as `tress_avatar_find_node` numbers them).
+    pub node: u32,
+    /// Local translation, in the parent's units.
+    pub translation: TressVec3,
+    /// Local rotation.
+    pub rotation: TressQuat,
+}
+
 impl From<Vec3> for TressVec3 {
     fn from(v: Vec3) -> Self {
         Self {

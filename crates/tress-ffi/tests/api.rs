@@ -1170,3 +1170,63 @@ fn a_rotation_too_long_to_normalise_is_refused() {
     );
     ok(tress_spring_destroy(w));
 }
+
+/// The skirt avatar's folds through the C ABI: 24 folds of 4 joints; at
+/// rest each pose is the node's file pose (the generator hangs fold `c`'s
+/// joint `k` under `Skirt{c}_{k}` at the fold's offset); after steps they
+/// stay finite; a buffer too small is refused; the built-in avatar has none.
+#[test]
+fn an_avatar_hands_out_its_fold_poses() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/tress_avatar_skirt.vrm"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let avatar = tress_vrm::load_bytes(&bytes, None).unwrap();
+    let mut a = TressAvatar::default();
+    // SAFETY: a live byte slice.
+    ok(unsafe { tress_avatar_load(bytes.as_ptr(), bytes.len(), None, Some(&mut a)) });
+    let mut count = 0u32;
+    ok(tress_avatar_fold_count(a, Some(&mut count)));
+    assert_eq!(count, 24 * 4);
+    let mut poses = vec![TressFoldPose::default(); 96];
+    let mut n = 0usize;
+    // SAFETY: `poses` holds 96 entries.
+    ok(unsafe { tress_avatar_fold_poses(a, poses.as_mut_ptr(), 96, Some(&mut n)) });
+    assert_eq!(n, 96);
+    for p in &poses {
+        let node = &avatar.nodes[p.node as usize];
+        assert!(node.name.starts_with("SkirtFold"), "{}", node.name);
+        let t = Vec3::new(p.translation.x, p.translation.y, p.translation.z);
+        assert!(t.distance(node.translation) < 1e-5, "{}: {t}", node.name);
+    }
+    for _ in 0..30 {
+        ok(tress_avatar_advance(a, 1.0 / 30.0, None));
+    }
+    // SAFETY: as above.
+    ok(unsafe { tress_avatar_fold_poses(a, poses.as_mut_ptr(), 96, Some(&mut n)) });
+    assert!(
+        poses
+            .iter()
+            .all(|p| p.translation.y.is_finite() && p.rotation.w.is_finite())
+    );
+    // SAFETY: `poses` holds 96 entries; 95 are claimed.
+    let small = unsafe { tress_avatar_fold_poses(a, poses.as_mut_ptr(), 95, None) };
+    assert_eq!(small, TressStatus::BufferTooSmall);
+    ok(tress_avatar_destroy(a));
+
+    let plain = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/tress_avatar.vrm"
+    ))
+    .unwrap();
+    let mut b = TressAvatar::default();
+    // SAFETY: a live byte slice.
+    ok(unsafe { tress_avatar_load(plain.as_ptr(), plain.len(), None, Some(&mut b)) });
+    ok(tress_avatar_fold_count(b, Some(&mut count)));
+    assert_eq!(count, 0);
+    // SAFETY: no entries are needed; a null buffer of capacity 0.
+    ok(unsafe { tress_avatar_fold_poses(b, core::ptr::null_mut(), 0, Some(&mut n)) });
+    assert_eq!(n, 0);
+    ok(tress_avatar_destroy(b));
+}

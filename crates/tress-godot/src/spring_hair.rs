@@ -211,6 +211,9 @@ pub struct TressSpringHair {
     /// Hand-made rigs: avatar pseudo-node → the collider node it stands for.
     collider_nodes: Vec<(usize, Gd<Node3D>)>,
     chain_bones: Vec<Vec<i32>>,
+    /// The skeleton bone of each fold joint, in `rig.folds.nodes()` order
+    /// (−1: not a bone).
+    fold_bones: Vec<i32>,
     /// Angle limits per chain, on top of the file's own
     /// (`VRMC_springBone_limit`): chain name (or index) →
     /// `{ "shape": "cone" | "hinge" | "spherical" | "none" | "file",
@@ -399,6 +402,7 @@ pub(crate) struct Prepared {
 pub(crate) struct StepJob<'a> {
     rig: &'a mut SpringRig,
     chain_bones: &'a [Vec<i32>],
+    fold_bones: &'a [i32],
     inputs: &'a mut FrameInputs,
     out: &'a mut Vec<JointOutput>,
     writes: &'a mut Vec<BoneWrite>,
@@ -441,11 +445,12 @@ impl FrameInputs {
     }
 }
 
-/// One bone's new local rotation.
+/// One bone's new local rotation (and, for a fold joint, position).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BoneWrite {
     bone: i32,
     rot: Quaternion,
+    pos: Option<Vector3>,
 }
 
 impl StepJob<'_> {
@@ -465,8 +470,20 @@ impl StepJob<'_> {
                     self.writes.push(BoneWrite {
                         bone,
                         rot: quaternion(out.local_rot),
+                        pos: None,
                     });
                 }
+            }
+        }
+        // Fold joints stand where their chains now leave them.
+        for (f, &bone) in self.rig.fold_locals().iter().zip(self.fold_bones) {
+            if bone >= 0 {
+                let t = f.translation;
+                self.writes.push(BoneWrite {
+                    bone,
+                    rot: quaternion(f.rotation),
+                    pos: Some(Vector3::new(t.x, t.y, t.z)),
+                });
             }
         }
     }
@@ -605,6 +622,7 @@ impl TressSpringHair {
         Some(StepJob {
             rig: self.rig.as_mut()?,
             chain_bones: &self.chain_bones,
+            fold_bones: &self.fold_bones,
             inputs: &mut self.frame_inputs,
             out: &mut self.scratch_out,
             writes: &mut self.scratch_writes,
@@ -617,6 +635,9 @@ impl TressSpringHair {
     pub(crate) fn write_rotations(&self, skel: &mut Gd<Skeleton3D>) {
         for w in &self.scratch_writes {
             skel.set_bone_pose_rotation(w.bone, w.rot);
+            if let Some(p) = w.pos {
+                skel.set_bone_pose_position(w.bone, p);
+            }
         }
     }
 
@@ -1534,7 +1555,13 @@ impl TressSpringHair {
             .iter()
             .map(|c| c.nodes.iter().map(|&n| bone(n)).collect())
             .collect();
-        let missing: usize = chain_bones.iter().flatten().filter(|&&b| b < 0).count();
+        let fold_bones: Vec<i32> = rig.folds.nodes().map(bone).collect();
+        let missing: usize = chain_bones
+            .iter()
+            .flatten()
+            .chain(&fold_bones)
+            .filter(|&&b| b < 0)
+            .count();
         if missing > 0 {
             godot_warn!(
                 "TressSpringHair: {missing} hair joints are not skeleton bones; they stay still"
@@ -1543,6 +1570,7 @@ impl TressSpringHair {
         self.frame_sources = frame_sources;
         self.authored.clear();
         self.chain_bones = chain_bones;
+        self.fold_bones = fold_bones;
         self.rig = Some(rig);
         self.apply_chain_limits();
         // A rebuild starts from the file's values; the live scales persist.

@@ -137,6 +137,7 @@ pub(super) fn settle(hair: &mut TressSpringHair) {
         Some(Claimed::Stepped(j)) => {
             hair.rig = Some(j.rig);
             hair.chain_bones = j.chain_bones;
+            hair.fold_bones = j.fold_bones;
             hair.scratch_out = j.out;
             hair.scratch_writes = j.writes;
             hair.frame_inputs = j.inputs;
@@ -345,6 +346,7 @@ fn take_job(hair: &mut TressSpringHair, slot: usize, dt: f32) -> Option<OwnedJob
         slot,
         rig: hair.rig.take()?,
         chain_bones: core::mem::take(&mut hair.chain_bones),
+        fold_bones: core::mem::take(&mut hair.fold_bones),
         inputs: core::mem::take(&mut hair.frame_inputs),
         out: core::mem::take(&mut hair.scratch_out),
         writes: core::mem::take(&mut hair.scratch_writes),
@@ -457,6 +459,7 @@ impl TressSpringHair {
                         slot: 0,
                         rig: h.rig.clone()?,
                         chain_bones: h.chain_bones.clone(),
+                        fold_bones: h.fold_bones.clone(),
                         inputs: FrameInputs::default(),
                         out: Vec::new(),
                         writes: Vec::new(),

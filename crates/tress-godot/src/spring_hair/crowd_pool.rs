@@ -32,6 +32,7 @@ pub(super) struct OwnedJob {
     pub(super) slot: usize,
     pub(super) rig: SpringRig,
     pub(super) chain_bones: Vec<Vec<i32>>,
+    pub(super) fold_bones: Vec<i32>,
     pub(super) inputs: FrameInputs,
     pub(super) out: Vec<JointOutput>,
     pub(super) writes: Vec<BoneWrite>,
@@ -47,6 +48,7 @@ impl OwnedJob {
         StepJob {
             rig: &mut self.rig,
             chain_bones: &self.chain_bones,
+            fold_bones: &self.fold_bones,
             inputs: &mut self.inputs,
             out: &mut self.out,
             writes: &mut self.writes,
@@ -344,6 +346,7 @@ mod tests {
                 slot: i,
                 rig: rig.clone(),
                 chain_bones: chain_bones.clone(),
+                fold_bones: Vec::new(),
                 inputs: FrameInputs::default(),
                 out: Vec::new(),
                 writes: Vec::new(),
