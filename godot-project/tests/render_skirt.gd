@@ -9,7 +9,11 @@
 ## their rest spacing in the dance, and target/godot-screens/skirt_dance.png,
 ## skirt_sitting.png and skirt_crouch.png are saved and checked non-blank;
 ## then sitting again with the band left out, skirt_sitting_no_band.png, for
-## comparison.
+## comparison. The folds between the chains (the band's fold joints,
+## SkirtFoldNN_k) must be placed by the node: after crouching, every fold
+## joint is as far from one chain's joint as from the other's (the cloth's
+## two halves across a gap equal, within 1 mm), and some fold has flattened
+## or deepened by over 5 mm since rest.
 extends RefCounted
 
 const TestUtil = preload("res://tests/util.gd")
@@ -18,6 +22,9 @@ const THIGH_RADIUS := 0.08
 const CHAINS := 24
 ## The clips played, in order, and the screenshot each saves.
 const SHOTS := {"Dance_Loop": "skirt_dance", "Sitting_Idle_Loop": "skirt_sitting", "Crouch_Idle_Loop": "skirt_crouch"}
+## The fold bones as the last skeleton update left them (the modified pose
+## is readable only then: `skeleton_updated`).
+var _last_folds := []
 
 func _bone_world(skel: Skeleton3D, bone: int) -> Vector3:
 	return (skel.global_transform * skel.get_bone_global_pose(bone)).origin
@@ -92,6 +99,24 @@ func _play(tree: SceneTree, avatar: TressAvatar, hair: TressSpringHair, rest_tip
 						late = maxf(late, depth)
 	return [swing, inside, late, spacing]
 
+## Per fold joint below the waistband (rows 1 and 2): [distance to its
+## chain's joint, distance to the next chain's joint, distance to their
+## midpoint].
+func _folds(skel: Skeleton3D) -> Array:
+	var out := []
+	for c in CHAINS:
+		for k in [1, 2]:
+			var f := skel.find_bone("SkirtFold%02d_%d" % [c, k])
+			var a := skel.find_bone("Skirt%02d_%d" % [c, k])
+			var b := skel.find_bone("Skirt%02d_%d" % [(c + 1) % CHAINS, k])
+			if f < 0 or a < 0 or b < 0:
+				return []
+			var pf := _bone_world(skel, f)
+			var pa := _bone_world(skel, a)
+			var pb := _bone_world(skel, b)
+			out.append([pf.distance_to(pa), pf.distance_to(pb), pf.distance_to((pa + pb) * 0.5)])
+	return out
+
 func run(tree: SceneTree) -> String:
 	var lib := TestUtil.repo_path("../shared/assets/quaternius-ual1/AnimationLibrary_Godot_Standard.gltf")
 	if not FileAccess.file_exists(lib):
@@ -124,6 +149,10 @@ func run(tree: SceneTree) -> String:
 	var rest_ends := _skirt_ends(hair)
 	for ends in rest_ends:
 		rest_tips.append(hips_rest.affine_inverse() * ends[-1])
+	var rest_folds := _folds(skel)
+	if rest_folds.size() != CHAINS * 2:
+		return "expected the skirt's fold bones SkirtFoldNN_1/_2 between its chains"
+	skel.skeleton_updated.connect(func() -> void: _last_folds = _folds(skel))
 	if rest_tips.size() != CHAINS:
 		return "expected %d skirt chains, found %d" % [CHAINS, rest_tips.size()]
 	# The file's band reaches the solver: one link per chain round the ring.
@@ -148,6 +177,20 @@ func run(tree: SceneTree) -> String:
 		print("%s: hem swing %.3f m, deepest skirt joint inside a thigh capsule %.4f m (last 0.5 s: %.4f m), neighbour spacing up to %.3f of rest" % [clip, got[0], got[1], got[2], got[3]])
 		if clip == "Dance_Loop" and got[3] > 1.1:
 			return "Dance_Loop: neighbouring skirt joints %.3f times their rest spacing apart" % got[3]
+		if clip == "Crouch_Idle_Loop":
+			var now := _last_folds
+			if now.size() != rest_folds.size():
+				return "Crouch_Idle_Loop: no skeleton update read the fold bones"
+			var uneven := 0.0
+			var changed := 0.0
+			for i in now.size():
+				uneven = maxf(uneven, absf(now[i][0] - now[i][1]))
+				changed = maxf(changed, absf(now[i][2] - rest_folds[i][2]))
+			print("Crouch_Idle_Loop: fold halves differ by up to %.4f m, fold depth changed by up to %.4f m" % [uneven, changed])
+			if uneven > 0.001:
+				return "Crouch_Idle_Loop: a fold's two halves differ by %.4f m (folds not placed)" % uneven
+			if changed < 0.005:
+				return "Crouch_Idle_Loop: no fold changed depth (%.4f m)" % changed
 		var shot := await TestUtil.screenshot(tree, SHOTS[clip])
 		if not shot.is_empty():
 			return "%s: %s" % [clip, shot]

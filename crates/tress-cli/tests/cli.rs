@@ -75,8 +75,8 @@ fn measure_help_names_its_options() {
 }
 
 /// `inspect` lists the skirt avatar's band (`TRESS_springBone_band`): its
-/// 24 chains in a ring and the shear it holds, as the generator
-/// writes them.
+/// 24 chains in a ring, the shear it holds and its folds, as the
+/// generator writes them.
 #[test]
 fn inspect_lists_the_skirt_band() {
     let avatar = assets().join("tress_avatar_skirt.vrm");
@@ -89,6 +89,10 @@ fn inspect_lists_the_skirt_band() {
         names.join(", ")
     );
     assert!(out.contains(&want), "missing `{want}` in:\n{out}");
+    // skirt::FOLD_FLAT_DEG, one fold per gap of the ring, a joint per row.
+    let folds =
+        "  folds: 24 (one per neighbouring pair), 4 joints each, pressed flat at a 150.0° bend";
+    assert!(out.contains(folds), "missing `{folds}` in:\n{out}");
     assert!(out.contains("warnings: 0"), "{out}");
 }
 

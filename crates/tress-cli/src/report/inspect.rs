@@ -121,6 +121,22 @@ pub fn report(avatar: &Avatar) -> String {
             ),
             names.join(", ")
         );
+        if let Some(first) = b.folds.first() {
+            let flat = if b.fold_flat_angle > 0.0 {
+                format!(
+                    "pressed flat at a {:.1}° bend",
+                    b.fold_flat_angle.to_degrees()
+                )
+            } else {
+                "never pressed flat".to_owned()
+            };
+            let _ = writeln!(
+                out,
+                "  folds: {} (one per neighbouring pair), {} joints each, {flat}",
+                b.folds.len(),
+                first.len()
+            );
+        }
     }
     let counts = avatar.collider_counts();
     let by_shape: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();

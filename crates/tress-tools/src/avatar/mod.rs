@@ -191,6 +191,30 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
             skirt_joint_nodes.push(nodes);
         }
     }
+    // Fold joints: fold c (between chains c and c + 1) has one per row,
+    // each under chain c's joint of that row, so a runtime that does not
+    // place folds carries it with the chain beside it.
+    let skirt_first_fold = skin_nodes.len();
+    let mut skirt_fold_nodes = Vec::new();
+    if variant == Variant::Skirt {
+        let chains = skirt::chain_joints();
+        for (c, joints) in skirt::fold_joints().iter().enumerate() {
+            let mut nodes = Vec::new();
+            for (k, &p) in joints.iter().enumerate() {
+                let name = if k + 1 == joints.len() {
+                    format!("SkirtFold{c:02}_tip")
+                } else {
+                    format!("SkirtFold{c:02}_{k}")
+                };
+                let n = g.add_node(&name, p - chains[c][k], Quat::IDENTITY);
+                g.add_child(skirt_joint_nodes[c][k], n);
+                nodes.push(n);
+                skin_nodes.push(n);
+                skin_pos.push(p);
+            }
+            skirt_fold_nodes.push(nodes);
+        }
+    }
     let ibms: Vec<Mat4> = skin_pos
         .iter()
         .map(|p| Mat4::from_translation(-*p))
@@ -246,7 +270,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
     }
 
     if let Some(mat) = skirt_mat {
-        let mut cloth = skirt::mesh(skirt_first_skin);
+        let mut cloth = skirt::mesh(skirt_first_skin, skirt_first_fold);
         cloth.material = Some(mat);
         summary.skirt_vertices = cloth.positions.len();
         let mesh = g.add_mesh("Skirt", &[("skirt", &cloth)]);
@@ -272,7 +296,13 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         g.use_extension(vrm_json::LIMIT_EXTENSION);
         g.use_extension(vrm_json::BAND_EXTENSION);
     }
-    let ext = vrm_json::extensions(&bone_nodes, &locks, &lock_joint_nodes, &skirt_joint_nodes);
+    let ext = vrm_json::extensions(
+        &bone_nodes,
+        &locks,
+        &lock_joint_nodes,
+        &skirt_joint_nodes,
+        &skirt_fold_nodes,
+    );
     (g.to_glb("Tress avatar generator", ext), summary)
 }
 

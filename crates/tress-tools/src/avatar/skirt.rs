@@ -2,7 +2,7 @@
 //! chains hung from the hips over one skinned cone of cloth, and the pelvis,
 //! thigh and shin capsules that keep it off the body.
 //!
-//! The cloth is a flared ring (an A-line mini skirt) described by its profile
+//! The cloth is a flared ring (an A-line mini skirt, fluted) described by its profile
 //! ([`PROFILE`]): each row of joints is an ellipse around the hips at one
 //! height. Chain `c` hangs at angle `2π c / CHAINS` from the front (+Z)
 //! towards the avatar's left (+X), one joint per profile row, the last a tip
@@ -47,6 +47,13 @@
 //! - the chains form one closed band ([`BAND_STRETCH`]): a chain a leg
 //!   pushes takes its neighbours along, and the cloth between two chains
 //!   is kept off the legs too.
+//! - the cloth between two chains hangs in a fold ([`FOLD_RATIO`]) whose
+//!   joint the runtime places from the two chains: the ring round the hips
+//!   gains up to half its length before it stretches, which raised thighs
+//!   ask of it (crouching p99 30.5 % without folds, 14 % with them); each
+//!   half of a fold is split along the diagonal from its chain's upper
+//!   corner to the ridge's lower one (the other diagonal stretched as the
+//!   fold flattened lower down: crouching 20.4 % against 17.1 %).
 
 use glam::{Mat4, Vec3};
 use tress_core::math::ops;
@@ -247,17 +254,72 @@ pub fn body_capsules_at_rest() -> Vec<(Vec3, Vec3, f32)> {
         .collect()
 }
 
-/// The cloth, skinned to the chain joints; `first_joint` is the skin index of
-/// chain 0's first joint, chains following one another, [`PROFILE`]`.len()`
-/// joints each.
+/// How much longer the cloth between two neighbouring chains is than the
+/// straight gap between their joints at rest: the surplus hangs in a fold
+/// (a flute) outward of the gap, carried by a fold joint the runtime places
+/// from the two chains (`TRESS_springBone_band`'s folds,
+/// `tress_core::spring::fold`), so a gap that opens flattens the fold
+/// instead of stretching the cloth. Without folds the ring was too short
+/// round raised thighs (crouching p99 30.5 %, sitting 14.5 %); 1.3 and 1.8
+/// measure within a point of 1.5 on every clip, and deeper folds put more
+/// of the walking hands through them
+/// (docs/log/2026-12-06-skirt-fold-bones.md).
+pub const FOLD_RATIO: f32 = 1.5;
+
+/// The bend of the chains past their rest bend at which a fold lies flat,
+/// degrees (`foldFlatAngle`): a fold outside a bend lengthens by its depth
+/// times the bend, so over a thigh it is pressed flatter. Pressed harder
+/// it trades the sitting cloth for the crouching: p99 sitting / crouching
+/// 9.98 / 14.5 % never pressed, 9.93 / 13.8 % at 150°, 10.06 / 13.8 % at
+/// 120°, 10.17 / 13.6 % at 90° (docs/log/2026-12-06-skirt-fold-bones.md).
+pub const FOLD_FLAT_DEG: f32 = 150.0;
+
+/// Where the fold between chains `c` and `c + 1` stands at `s ∈ [0, 1]`
+/// along the profile: the gap's midpoint pushed out, horizontally and
+/// square to the gap, so the two halves of the cloth across it are
+/// [`FOLD_RATIO`] times the gap together, from the waistband down (gathered
+/// there: a waistband without folds left the first segment's cloth to fan
+/// from flat to a full fold, and it stretched along its diagonals as the
+/// first row's gap opened, crouching 17.1 % against 14.5 %).
+fn fold_at(c: usize, s: f32) -> Vec3 {
+    let row = row_at(s);
+    let a = on_row(row, angle(c as f32));
+    let b = on_row(row, angle((c + 1) as f32));
+    let gap = b - a;
+    let mut out = gap.cross(Vec3::Y).normalize_or_zero();
+    let mid = (a + b) * 0.5;
+    if out.dot(Vec3::new(mid.x, 0.0, mid.z)) < 0.0 {
+        out = -out;
+    }
+    let depth = 0.5 * gap.length() * ops::sqrt(FOLD_RATIO * FOLD_RATIO - 1.0);
+    mid + out * depth
+}
+
+/// The rest position of every fold's joints (model space), fold `c` lying
+/// between chains `c` and `c + 1`, one joint per profile row.
 #[must_use]
-pub fn mesh(first_joint: usize) -> Primitive {
+pub fn fold_joints() -> Vec<Vec<Vec3>> {
+    let segs = (PROFILE.len() - 1) as f32;
+    (0..CHAINS)
+        .map(|c| {
+            (0..PROFILE.len())
+                .map(|k| fold_at(c, k as f32 / segs))
+                .collect()
+        })
+        .collect()
+}
+
+/// The cloth, skinned to the chain joints and the folds' joints;
+/// `first_joint` is the skin index of chain 0's first joint, chains
+/// following one another, [`PROFILE`]`.len()` joints each, and
+/// `first_fold` that of fold 0's first joint, laid out the same way.
+#[must_use]
+pub fn mesh(first_joint: usize, first_fold: usize) -> Primitive {
     let segs = PROFILE.len() - 1;
     let rows = segs * ROWS_PER_SEGMENT;
     let cols = CHAINS * COLUMNS_PER_GAP;
-    let joint = |chain: usize, k: usize| {
-        u16::try_from(first_joint + (chain % CHAINS) * PROFILE.len() + k)
-            .expect("joint index fits u16")
+    let index = |first: usize, chain: usize, k: usize| {
+        u16::try_from(first + (chain % CHAINS) * PROFILE.len() + k).expect("joint index fits u16")
     };
     let mut p = Primitive::default();
     for r in 0..=rows {
@@ -278,19 +340,32 @@ pub fn mesh(first_joint: usize) -> Primitive {
         for col in 0..cols {
             let c = col / COLUMNS_PER_GAP;
             let across = (col % COLUMNS_PER_GAP) as f32 / COLUMNS_PER_GAP as f32;
-            let phi = angle(col as f32 / COLUMNS_PER_GAP as f32);
-            let pos = on_row(row, phi);
-            let (sn, cs) = ops::sin_cos(phi);
-            // Outward, tilted up by the flare of the segment the row lies on.
-            let flare = (PROFILE[i + 1].rx - PROFILE[i].rx) / (PROFILE[i].y - PROFILE[i + 1].y);
-            let normal = Vec3::new(sn, flare, cs).normalize();
-            let inf = skin(
-                [joint(c, a), joint(c, bb), joint(c + 1, a), joint(c + 1, bb)],
-                t,
-                across,
-            );
+            let here = on_row(row, angle(c as f32));
+            let next = on_row(row, angle((c + 1) as f32));
+            let fold = fold_at(c, s);
+            // Across a gap the cloth runs from the chain out to the fold
+            // and back in to the next chain, each half skinned between
+            // the two it spans.
+            let (pos, inf) = if across <= 0.5 {
+                let v = 2.0 * across;
+                let j = [
+                    index(first_joint, c, a),
+                    index(first_joint, c, bb),
+                    index(first_fold, c, a),
+                    index(first_fold, c, bb),
+                ];
+                (here.lerp(fold, v), skin(j, t, v))
+            } else {
+                let v = 2.0 * across - 1.0;
+                let j = [
+                    index(first_fold, c, a),
+                    index(first_fold, c, bb),
+                    index(first_joint, c + 1, a),
+                    index(first_joint, c + 1, bb),
+                ];
+                (fold.lerp(next, v), skin(j, t, v))
+            };
             p.positions.push(pos);
-            p.normals.push(normal);
             p.joints.push([inf[0].0, inf[1].0, inf[2].0, inf[3].0]);
             p.weights.push([inf[0].1, inf[1].1, inf[2].1, inf[3].1]);
         }
@@ -304,10 +379,29 @@ pub fn mesh(first_joint: usize) -> Primitive {
                 at(r + 1, col),
                 at(r + 1, col + 1),
             );
-            // Counter-clockwise seen from outside.
-            p.indices.extend_from_slice(&[a, c, bb, bb, c, d]);
+            // Counter-clockwise seen from outside; each quad split along
+            // the diagonal from its chain's upper corner to the fold's
+            // lower one, mirrored about the fold's ridge.
+            if col % COLUMNS_PER_GAP < COLUMNS_PER_GAP / 2 {
+                p.indices.extend_from_slice(&[a, c, d, a, d, bb]);
+            } else {
+                p.indices.extend_from_slice(&[a, c, bb, bb, c, d]);
+            }
         }
     }
+    // Smooth normals: each vertex the area-weighted sum of its triangles'.
+    let mut normals = vec![Vec3::ZERO; p.positions.len()];
+    for t in p.indices.chunks_exact(3) {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+        let n = (p.positions[b] - p.positions[a]).cross(p.positions[c] - p.positions[a]);
+        for v in [a, b, c] {
+            normals[v] += n;
+        }
+    }
+    p.normals = normals
+        .into_iter()
+        .map(|n| n.normalize_or(Vec3::Z))
+        .collect();
     p
 }
 
@@ -337,6 +431,7 @@ fn skin(j: [u16; 4], along: f32, across: f32) -> Influence {
 pub fn inverse_binds() -> Vec<Mat4> {
     chain_joints()
         .iter()
+        .chain(&fold_joints())
         .flatten()
         .map(|p| Mat4::from_translation(-*p))
         .collect()
@@ -366,7 +461,7 @@ mod tests {
                 }
             }
         }
-        for &p in &mesh(0).positions {
+        for &p in &mesh(0, CHAINS * PROFILE.len()).positions {
             for &(a, b, r) in &caps {
                 assert!(to_axis(p, a, b) > r, "{p}");
             }
@@ -375,8 +470,10 @@ mod tests {
 
     #[test]
     fn weights_sum_to_one_and_name_existing_joints() {
-        let m = mesh(100);
+        // Chains' joints from 100, folds' after them.
         let joints = CHAINS * PROFILE.len();
+        let m = mesh(100, 100 + joints);
+        let joints = 2 * joints;
         for (j, w) in m.joints.iter().zip(&m.weights) {
             assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{w:?}");
             for (&ji, &wi) in j.iter().zip(w) {
@@ -389,15 +486,53 @@ mod tests {
     }
 
     #[test]
-    fn chain_joints_lie_on_the_cloth() {
+    fn fold_joints_stand_out_by_the_cloths_surplus() {
+        // Each half of the cloth across a gap, chain to fold, is
+        // FOLD_RATIO / 2 times the gap, from the waistband down; the fold
+        // stands outward of the gap's midpoint, square to the gap.
+        let chains = chain_joints();
+        for (c, fold) in fold_joints().iter().enumerate() {
+            for (k, &f) in fold.iter().enumerate() {
+                let (a, b) = (chains[c][k], chains[(c + 1) % CHAINS][k]);
+                let gap = a.distance(b);
+                let mid = (a + b) * 0.5;
+                let depth = f.distance(mid);
+                let want = 0.5 * gap * ops::sqrt(FOLD_RATIO * FOLD_RATIO - 1.0);
+                assert!(
+                    (depth - want).abs() < 1e-5,
+                    "fold {c} row {k}: {depth} vs {want}"
+                );
+                assert!((f - mid).dot(b - a).abs() < 1e-6, "fold {c} row {k}");
+                assert!(
+                    (f - mid).dot(Vec3::new(mid.x, 0.0, mid.z)) > 0.0,
+                    "fold {c} row {k}"
+                );
+                let half = f.distance(a);
+                assert!(
+                    (half - 0.5 * FOLD_RATIO * gap).abs() < 1e-5,
+                    "fold {c} row {k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chain_and_fold_joints_lie_on_the_cloth() {
         // Chain c's joints are the mesh vertices of column c·COLUMNS_PER_GAP
-        // at rows k·ROWS_PER_SEGMENT, so the cloth starts where its bones are.
-        let m = mesh(0);
+        // at rows k·ROWS_PER_SEGMENT, fold c's those half a gap on, so the
+        // cloth starts where its bones are.
+        let m = mesh(0, CHAINS * PROFILE.len());
         let cols = CHAINS * COLUMNS_PER_GAP;
         for (c, chain) in chain_joints().iter().enumerate() {
             for (k, &p) in chain.iter().enumerate() {
                 let v = m.positions[k * ROWS_PER_SEGMENT * cols + c * COLUMNS_PER_GAP];
                 assert!(v.distance(p) < 1e-6, "chain {c} joint {k}: {v} vs {p}");
+            }
+        }
+        for (c, fold) in fold_joints().iter().enumerate() {
+            for (k, &p) in fold.iter().enumerate() {
+                let at = k * ROWS_PER_SEGMENT * cols + c * COLUMNS_PER_GAP + COLUMNS_PER_GAP / 2;
+                assert!(m.positions[at].distance(p) < 1e-6, "fold {c} joint {k}");
             }
         }
     }

@@ -34,6 +34,7 @@ pub(super) fn extensions(
     locks: &[Lock],
     lock_nodes: &[Vec<usize>],
     skirt_nodes: &[Vec<usize>],
+    skirt_folds: &[Vec<usize>],
 ) -> Map<String, Value> {
     let mut human_bones = Map::new();
     for (bone, &node) in BONES.iter().zip(bone_nodes) {
@@ -136,6 +137,7 @@ pub(super) fn extensions(
         spring["extensions"] = json!({ BAND_EXTENSION: { "bands": [{
             "name": "Skirt", "springs": ring, "closed": true,
             "stretch": skirt::BAND_STRETCH, "shear": skirt::BAND_SHEAR,
+            "folds": skirt_folds, "foldFlatAngle": skirt::FOLD_FLAT_DEG.to_radians(),
         }] } });
     }
     let mut ext = Map::new();

@@ -358,6 +358,14 @@ pub fn run(
                 tips.push(last.tail);
             }
         }
+        if !setup.rigid_hair {
+            // Fold joints follow the chains' outputs, as the Godot node
+            // writes them.
+            for f in rig.fold_locals() {
+                skel.locals[f.node].translation = f.translation;
+                skel.locals[f.node].rotation = f.rotation;
+            }
+        }
         skel.world_into(&mut world);
         if setup.rigid_hair {
             rigid_outputs(avatar, &rig, &world, &mut joints, &mut roots, &mut tips);
