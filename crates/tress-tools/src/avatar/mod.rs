@@ -150,11 +150,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         let mut nodes = Vec::new();
         lock_first_skin.push(skin_nodes.len());
         for (i, &p) in lock.joints.iter().enumerate() {
-            let name = if i + 1 == lock.joints.len() {
-                format!("{}_tip", lock.def.name)
-            } else {
-                format!("{}_{i}", lock.def.name)
-            };
+            let name = joint_name(lock.def.name, i, lock.joints.len());
             let n = g.add_node(&name, p - parent_pos, Quat::IDENTITY);
             g.add_child(parent, n);
             nodes.push(n);
@@ -175,11 +171,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
             let mut parent_pos = hips_pos;
             let mut nodes = Vec::new();
             for (k, &p) in joints.iter().enumerate() {
-                let name = if k + 1 == joints.len() {
-                    format!("Skirt{c:02}_tip")
-                } else {
-                    format!("Skirt{c:02}_{k}")
-                };
+                let name = joint_name(&format!("Skirt{c:02}"), k, joints.len());
                 let n = g.add_node(&name, p - parent_pos, Quat::IDENTITY);
                 g.add_child(parent, n);
                 nodes.push(n);
@@ -201,11 +193,7 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         for (c, joints) in skirt::fold_joints().iter().enumerate() {
             let mut nodes = Vec::new();
             for (k, &p) in joints.iter().enumerate() {
-                let name = if k + 1 == joints.len() {
-                    format!("SkirtFold{c:02}_tip")
-                } else {
-                    format!("SkirtFold{c:02}_{k}")
-                };
+                let name = joint_name(&format!("SkirtFold{c:02}"), k, joints.len());
                 let n = g.add_node(&name, p - chains[c][k], Quat::IDENTITY);
                 g.add_child(skirt_joint_nodes[c][k], n);
                 nodes.push(n);
@@ -304,6 +292,15 @@ pub fn build(variant: Variant) -> (Vec<u8>, Summary) {
         &skirt_fold_nodes,
     );
     (g.to_glb("Tress avatar generator", ext), summary)
+}
+
+/// Joint `k` of `len` in the chain `chain`: `chain_k`, the last `chain_tip`.
+fn joint_name(chain: &str, k: usize, len: usize) -> String {
+    if k + 1 == len {
+        format!("{chain}_tip")
+    } else {
+        format!("{chain}_{k}")
+    }
 }
 
 /// A lock's ribbon, skinned along its joints by arc length.
