@@ -540,12 +540,7 @@ pub unsafe extern "C" fn tress_avatar_fold_poses(
             if out.len() < need {
                 return Err(too_small("the output buffer", out.len(), need));
             }
-            let world = &a.world.world;
-            let scale = world.scale();
-            let chains = &a.chains;
-            let placed = a
-                .folds
-                .place(|ci, buf| world.outputs(chains[ci].index, buf), scale);
+            let placed = a.folds.place(&a.world.world, &a.chains);
             for (o, f) in out.iter_mut().zip(placed) {
                 *o = TressFoldPose {
                     node: u32::try_from(f.node).unwrap_or(u32::MAX),

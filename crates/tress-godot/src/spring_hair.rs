@@ -478,11 +478,10 @@ impl StepJob<'_> {
         // Fold joints stand where their chains now leave them.
         for (f, &bone) in self.rig.fold_locals().iter().zip(self.fold_bones) {
             if bone >= 0 {
-                let t = f.translation;
                 self.writes.push(BoneWrite {
                     bone,
                     rot: quaternion(f.rotation),
-                    pos: Some(Vector3::new(t.x, t.y, t.z)),
+                    pos: Some(vector3(f.translation)),
                 });
             }
         }

@@ -14,7 +14,7 @@ use tress_core::spring::JointOutput;
 use tress_core::spring::fold::{FoldRest, bend_angle, depth_for_bend};
 use tress_vrm::model::Avatar;
 
-use crate::spring_rig::{RigChain, pose_of};
+use crate::spring_rig::{AvatarWorld, RigChain, pose_of};
 
 /// A joint of a simulated chain: the rig chain and its joint, where joint
 /// `k` equal to the chain's output count is the tip (the last bone's tail).
@@ -111,34 +111,23 @@ impl RigFolds {
         }
     }
 
-    /// Whether there is any fold joint.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.joints.is_empty()
-    }
-
     /// Every fold node.
     pub fn nodes(&self) -> impl Iterator<Item = usize> + '_ {
         self.joints.iter().map(|j| j.node)
     }
 
-    /// Places every fold joint from the chains' current outputs
-    /// (`outputs(chain, buffer)` fills a rig chain's, as
-    /// `SpringRig::outputs_into` does) and returns their local poses, in
-    /// [`Self::nodes`]' order; `scale` is the world's (a node's local
-    /// translation is in its parent's units).
-    pub fn place(
-        &mut self,
-        mut outputs: impl FnMut(usize, &mut [JointOutput]) -> usize,
-        scale: f32,
-    ) -> &[FoldLocal] {
+    /// Places every fold joint from the current outputs of `world`'s
+    /// chains (`chains`, the rig's, as built with these folds) and returns
+    /// their local poses, in [`Self::nodes`]' order (a node's local
+    /// translation in its parent's units: divided by the world's scale).
+    pub fn place(&mut self, world: &AvatarWorld, chains: &[RigChain]) -> &[FoldLocal] {
         self.locals.clear();
         if self.joints.is_empty() {
             return &self.locals;
         }
         for ((ci, buf), count) in self.outputs.iter_mut().enumerate().zip(&mut self.counts) {
             if !buf.is_empty() {
-                *count = outputs(ci, buf);
+                *count = world.outputs(chains[ci].index, buf);
             }
         }
         let (outs, counts) = (&self.outputs, &self.counts);
@@ -165,6 +154,7 @@ impl RigFolds {
             let above = j.above.map(|n| self.placed[n].1);
             self.placed[i].1 = j.rest.rotation(a, b, here, next, above);
         }
+        let scale = world.scale();
         let inv_scale = if scale > 0.0 && scale.is_finite() {
             1.0 / scale
         } else {
@@ -212,17 +202,9 @@ fn fold_joints(
     };
     let (ca, cb) = (rig_chain(sa)?, rig_chain(sb)?);
     let joint_ref = |ci: usize, spring: usize, k: usize| -> Result<JointRef, String> {
+        // Rows past the chains' joints were refused below, before any call.
         let file = &avatar.springs.chains[spring].joints;
-        let node = file
-            .get(k)
-            .ok_or_else(|| {
-                format!(
-                    "spring {spring} has {} joints, the fold {}",
-                    file.len(),
-                    nodes.len()
-                )
-            })?
-            .node;
+        let node = file[k].node;
         let driven = &chains[ci].nodes;
         if let Some(joint) = driven.iter().position(|&n| n == node) {
             return Ok(JointRef {

@@ -622,10 +622,7 @@ impl SpringRig {
     /// current outputs, in `self.folds.nodes()` order (empty without
     /// folds): write them to the nodes with the chains' rotations.
     pub fn fold_locals(&mut self) -> &[crate::folds::FoldLocal] {
-        let scale = self.world.scale();
-        let (world, chains) = (&self.world, &self.chains);
-        self.folds
-            .place(|ci, buf| world.outputs(chains[ci].index, buf), scale)
+        self.folds.place(&self.world, &self.chains)
     }
 
     /// Total simulated joints.
