@@ -311,6 +311,10 @@ pub(crate) struct Chain {
     /// A band link names the chain (`SpringWorld::add_band_link`): its
     /// cloth is held by the band, not by the flat-lock bend hold.
     pub banded: bool,
+    /// The chains linked before and after it in its band (the first links
+    /// that name it; itself where none does), for the band twist.
+    pub band_prev: usize,
+    pub band_next: usize,
 }
 
 impl Chain {

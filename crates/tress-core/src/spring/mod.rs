@@ -21,6 +21,7 @@
 //! as `vrm`).
 
 pub mod band;
+mod band_twist;
 pub mod chain;
 pub mod fold;
 mod lane_math;

@@ -291,6 +291,8 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             holds: self.joints[start..].iter().any(|j| j.bend_keep < 1.0),
             limited: false,
             banded: false,
+            band_prev: self.chains.len(),
+            band_next: self.chains.len(),
         };
         self.limits[start..start + joints.len()].fill(LimitSlot::default());
         self.chains.push(chain).map_err(|_| SetupError::Capacity)?;
@@ -546,6 +548,12 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             .map_err(|_| SetupError::Capacity)?;
         self.chains[link.a].banded = true;
         self.chains[link.b].banded = true;
+        if self.chains[link.a].band_next == link.a {
+            self.chains[link.a].band_next = link.b;
+        }
+        if self.chains[link.b].band_prev == link.b {
+            self.chains[link.b].band_prev = link.a;
+        }
         self.set_levers(link.a);
         self.set_levers(link.b);
         Ok(())
@@ -581,8 +589,10 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
     /// Removes every band link.
     pub fn clear_band_links(&mut self) {
         self.bands.clear();
-        for c in &mut self.chains {
+        for (i, c) in self.chains.iter_mut().enumerate() {
             c.banded = false;
+            c.band_prev = i;
+            c.band_next = i;
         }
         for chain in 0..self.chains.len() {
             self.set_levers(chain);
@@ -653,6 +663,9 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
             n
         };
+        if c.banded && c.desc.mode == Mode::Improved && !c.authored {
+            self.band_twist(chain, &slot.sub, &mut out[..n]);
+        }
         if slot.sub != slot.cur {
             let turn = quat::normalize(quat::mul(slot.cur.rot, slot.sub.rot.inverse()));
             let map = |p: Vec3| slot.cur.pos + quat::rotate(turn, p - slot.sub.pos);
@@ -663,6 +676,39 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
         }
         n
+    }
+
+    /// Turns chain `chain`'s outputs about their segments so the band's
+    /// ring crosses them as at rest (`band_twist`); its neighbours in the
+    /// band are the chains linked before and after it (itself where the
+    /// band is open there).
+    fn band_twist(&self, chain: usize, frame: &Pose, out: &mut [JointOutput]) {
+        let me = &self.chains[chain];
+        // A neighbour `set_chain_desc` has since moved to another frame
+        // has no row in this one: the chain stands in for it.
+        let beside = |i: usize| match self.chains.get(i) {
+            Some(c) if c.desc.frame == me.desc.frame => i,
+            _ => chain,
+        };
+        let (prev, next) = (beside(me.band_prev), beside(me.band_next));
+        if prev == chain && next == chain {
+            return;
+        }
+        let side = |i: usize| {
+            let c = &self.chains[i];
+            super::band_twist::Side {
+                chain: c,
+                joints: &self.joints[c.start..c.start + c.len],
+            }
+        };
+        super::band_twist::band_twist_outputs(
+            side(chain),
+            side(prev),
+            side(next),
+            frame,
+            self.scale,
+            out,
+        );
     }
 
     /// Whether chain `chain`'s outputs take the lock twist

@@ -8,7 +8,7 @@
 
 use alloc::vec::Vec;
 use tress_core::collide::{Collider, clearance_point, clearance_segment};
-use tress_core::math::{Quat, Real, Vec3};
+use tress_core::math::{Quat, Real, Vec3, ops, quat};
 use tress_core::spring::{
     BandLink, ChainDesc, ContactMode, FlatLock, JointDesc, JointParams, Mode, Pose, SetupError,
 };
@@ -355,4 +355,74 @@ fn shear_is_clamped_and_a_bad_one_is_none() {
     }
     let shears: Vec<Option<Real>> = w.band_links().iter().map(|l| l.shear).collect();
     assert_eq!(shears, [Some(0.0), Some(1.0), None, None]);
+}
+
+/// The angle (radians) between the parts of `a` and `b` square to the unit
+/// `axis`.
+fn angle_across(axis: Vec3, a: Vec3, b: Vec3) -> Real {
+    let (a, b) = (a - axis * axis.dot(a), b - axis * axis.dot(b));
+    ops::atan2(a.cross(b).length(), a.dot(b))
+}
+
+#[test]
+fn banded_bones_turn_so_the_ring_crosses_their_roots_as_at_rest() {
+    // The sphere stops beside A and behind the chains' plane, so A swings
+    // out and back, off the plane the band's tangent (B − A, along −x at
+    // rest) lies in: the shortest arc then carries the rest tangent off
+    // the line to B. With the band, each bone of both chains is turned
+    // about its segment until the rest tangent, as the bone carries it,
+    // lies along B − A at the bone's root row (`spring::band_twist`); the
+    // bone still points along its segment, and local rotations follow.
+    let sphere = Collider::sphere(Vec3::ZERO, 0.08);
+    let stop = Vec3::new(0.0, -0.2, -0.05);
+    let mut w = two_chains(Mode::Improved, sphere, true, false, true);
+    run(&mut w, stop, 60, 1.5);
+    let rest_tangent = Vec3::new(-GAP, 0.0, 0.0);
+    let (rows_a, rows_b) = (points(&w, 0), points(&w, 1));
+    let mut arc_off: Real = 0.0;
+    for c in 0..2 {
+        let mut parent = Quat::IDENTITY;
+        for (i, o) in outputs(&w, c).iter().enumerate() {
+            let axis = (o.tail - o.origin).normalize();
+            let tangent = rows_b[i] - rows_a[i];
+            let carried = quat::rotate(o.world_rot, rest_tangent);
+            let off = angle_across(axis, carried, tangent);
+            assert!(off < 1e-3, "chain {c} bone {i}: {off} rad off the ring");
+            let along = quat::rotate(o.world_rot, Vec3::NEG_Y);
+            assert!(along.distance(axis) < 1e-5, "chain {c} bone {i}: {along}");
+            let from_parent = quat::mul(parent, o.local_rot);
+            assert!(quat::dot(from_parent, o.world_rot).abs() > 1.0 - 1e-6);
+            parent = o.world_rot;
+            // Where the shortest arc alone would have left the tangent.
+            let arc = quat::from_rotation_arc(Vec3::NEG_Y, axis);
+            arc_off = arc_off.max(angle_across(axis, quat::rotate(arc, rest_tangent), tangent));
+        }
+    }
+    println!(
+        "the shortest arc left the ring {:.1}° off",
+        arc_off.to_degrees()
+    );
+    assert!(
+        arc_off > 5f32.to_radians(),
+        "the push did not twist: {arc_off}"
+    );
+}
+
+#[test]
+fn band_twist_changes_nothing_at_rest() {
+    // The sphere stays away: the banded chains hang as the unbanded ones,
+    // rotations included.
+    let sphere = Collider::sphere(Vec3::ZERO, 0.08);
+    let far = Vec3::new(0.0, 0.0, 0.4);
+    let mut linked = two_chains(Mode::Improved, sphere, true, true, true);
+    let mut alone = two_chains(Mode::Improved, sphere, true, true, false);
+    run(&mut linked, far, 60, 0.5);
+    run(&mut alone, far, 60, 0.5);
+    for c in 0..2 {
+        for (a, b) in outputs(&linked, c).iter().zip(outputs(&alone, c)) {
+            assert!(quat::dot(a.world_rot, b.world_rot).abs() > 1.0 - 1e-6);
+            assert!(quat::dot(a.local_rot, b.local_rot).abs() > 1.0 - 1e-6);
+            assert!(a.tail.distance(b.tail) < 1e-6);
+        }
+    }
 }
