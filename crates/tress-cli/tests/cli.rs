@@ -91,7 +91,7 @@ fn inspect_lists_the_skirt_band() {
     assert!(out.contains(&want), "missing `{want}` in:\n{out}");
     // skirt::FOLD_FLAT_DEG, one fold per gap of the ring, a joint per row.
     let folds =
-        "  folds: 24 (one per neighbouring pair), 4 joints each, pressed flat at a 150.0° bend";
+        "  folds: 24 (one per neighbouring pair), 4 joints each, pressed flat at a 60.0° bend";
     assert!(out.contains(folds), "missing `{folds}` in:\n{out}");
     assert!(out.contains("warnings: 0"), "{out}");
 }

@@ -53,7 +53,11 @@
 //!   ask of it (crouching p99 30.5 % without folds, 14 % with them); each
 //!   half of a fold is split along the diagonal from its chain's upper
 //!   corner to the ridge's lower one (the other diagonal stretched as the
-//!   fold flattened lower down: crouching 20.4 % against 17.1 %).
+//!   fold flattened lower down: crouching 20.4 % against 17.1 %);
+//! - the weights along a chain ease into each joint ([`ALONG_EASE`]) and
+//!   the runtime turns the band's bones so its ring crosses each at its
+//!   root as at rest (`tress_core::spring::band_twist`): crouching p99 9.2 %
+//!   against 13.8 % with straight weights and the shortest arc.
 
 use glam::{Mat4, Vec3};
 use tress_core::math::ops;
@@ -270,9 +274,11 @@ pub const FOLD_RATIO: f32 = 1.5;
 /// degrees (`foldFlatAngle`): a fold outside a bend lengthens by its depth
 /// times the bend, so over a thigh it is pressed flatter. Pressed harder
 /// it trades the sitting cloth for the crouching: p99 sitting / crouching
-/// 9.98 / 14.5 % never pressed, 9.93 / 13.8 % at 150°, 10.06 / 13.8 % at
-/// 120°, 10.17 / 13.6 % at 90° (docs/log/2026-12-06-skirt-fold-bones.md).
-pub const FOLD_FLAT_DEG: f32 = 150.0;
+/// 8.14 / 9.52 % at 150°, 8.24 / 9.34 % at 90°, 8.34 / 9.20 % at 60°,
+/// 8.65 / 9.11 % at 45°, with the eased weights and the band twist
+/// (docs/log/2026-12-06-skirt-weights-and-band-twist.md); 60° leaves both
+/// clear of 10 %.
+pub const FOLD_FLAT_DEG: f32 = 60.0;
 
 /// Where the fold between chains `c` and `c + 1` stands at `s ∈ [0, 1]`
 /// along the profile: the gap's midpoint pushed out, horizontally and
@@ -326,14 +332,15 @@ pub fn mesh(first_joint: usize, first_fold: usize) -> Primitive {
         let s = r as f32 / rows as f32;
         let row = row_at(s);
         // Along a chain: bone i carries segment i; weights blend between
-        // neighbouring bones around each inner joint, as the locks do.
+        // neighbouring bones from the middle of one segment to the middle
+        // of the next, eased towards the joint (`ALONG_EASE`).
         let f = s * segs as f32;
         let i = (f as usize).min(segs - 1);
         let u = f - i as f32;
         let (a, bb, t) = if u < 0.5 && i > 0 {
-            (i - 1, i, 0.5 + u)
+            (i - 1, i, along_weight(0.5 + u))
         } else if u >= 0.5 && i + 1 < segs {
-            (i, i + 1, u - 0.5)
+            (i, i + 1, along_weight(u - 0.5))
         } else {
             (i, i, 0.0)
         };
@@ -403,6 +410,25 @@ pub fn mesh(first_joint: usize, first_fold: usize) -> Primitive {
         .map(|n| n.normalize_or(Vec3::Z))
         .collect();
     p
+}
+
+/// How far the weights along a chain lean from a straight blend towards a
+/// smoothstep, which gathers the change from one bone to the next about the
+/// joint between them. Where a chain bends sharply (over a raised thigh),
+/// a point skinned partly to the bone past the joint is carried round that
+/// bone's turn; a blend that starts steeply halfway along the segment
+/// carries the first rows out round the bend and stretches the cloth
+/// there, one that starts flat does not. p99 crouching 13.8 % straight,
+/// 11.6 % as a smoothstep, 11.3 % at 0.75 (folds flat at 150°, before the
+/// band twist); steeper curves (smootherstep, a smoothstep twice) and
+/// narrower blends measure worse
+/// (docs/log/2026-12-06-skirt-weights-and-band-twist.md).
+pub const ALONG_EASE: f32 = 0.75;
+
+/// The weight of the second of two bones `x ∈ [0, 1]` of the way from the
+/// middle of the first one's segment to the middle of the second's.
+fn along_weight(x: f32) -> f32 {
+    x + ALONG_EASE * (x * x * (3.0 - 2.0 * x) - x)
 }
 
 /// Bilinear weights: `along` between bones 0→1 (and 2→3) of a chain,
