@@ -342,7 +342,10 @@ pub extern "C" fn tress_spring_get_chain_wind_exposure(
 /// is more than `1 + stretch` times its rest distance apart, and the straight
 /// line between them stays out of round colliders. Both chains must hang
 /// from the same frame; `stretch` is clamped to 0..=1. Improved and Earlier
-/// chains only (VRM-compatible chains ignore links). `BadIndex` for a chain
+/// chains only (VRM-compatible chains ignore links). Improved chains in a
+/// band also have their output rotations turned about their segments so
+/// the band crosses each bone's root as it did at rest (the band twist,
+/// docs/SOLVER.md); positions are unchanged. `BadIndex` for a chain
 /// that does not exist, a chain linked to itself or chains on different
 /// frames; `CapacityExceeded` past one link per chain.
 #[unsafe(no_mangle)]
