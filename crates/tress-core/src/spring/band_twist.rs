@@ -80,27 +80,24 @@ pub(crate) fn twist_onto(rot: Quat, axis: Vec3, carried: Vec3, target: Vec3) -> 
         return rot;
     }
     let (c, t) = (c * (1.0 / ops::sqrt(cc)), t * (1.0 / ops::sqrt(tt)));
-    // The shortest arc from `c` to `t`, both unit and square to the axis,
-    // is a turn about it: `(c × t, 1 + c · t)`, whose norm is
-    // `√(2 (1 + c · t))`; or a half turn about the axis where they point
-    // apart.
-    let w = 1.0 + c.dot(t);
-    let turn = if w > 1e-6 {
-        let inv = 1.0 / ops::sqrt(2.0 * w);
-        let v = c.cross(t) * inv;
-        Quat::from_xyzw(v.x, v.y, v.z, w * inv)
+    // Both square to the axis, so their shortest arc turns about it; where
+    // they point apart `from_rotation_arc` would pick any axis square to
+    // `c`, so the half turn is taken about the segment here.
+    let turn = if c.dot(t) > -1.0 + 1e-6 {
+        quat::from_rotation_arc(c, t)
     } else {
         Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
     };
     quat::normalize_or(quat::mul(turn, rot), rot)
 }
 
-/// Turns the bones in `out` (chain `me`'s outputs, written by the shortest
-/// arc, at the substep's `frame`) about their segments so the band's
-/// tangent from `prev` to `next` at each bone's root row keeps its rest
-/// direction across the bone; rewrites the local rotations to match.
+/// Turns the bones in `out` (the outputs of the chain whose joints are
+/// `joints`, written by the shortest arc, at the substep's `frame`) about
+/// their segments so the band's tangent from `prev` to `next` at each
+/// bone's root row keeps its rest direction across the bone; rewrites the
+/// local rotations to match.
 pub(crate) fn band_twist_outputs(
-    me: Side<'_>,
+    joints: &[Joint],
     prev: Side<'_>,
     next: Side<'_>,
     frame: &Pose,
@@ -109,7 +106,7 @@ pub(crate) fn band_twist_outputs(
 ) {
     let (mut before, mut after) = (Rows::new(prev, frame, scale), Rows::new(next, frame, scale));
     let mut parent_w = frame.rot;
-    for (o, j) in out.iter_mut().zip(me.joints) {
+    for (o, j) in out.iter_mut().zip(joints) {
         if let (Some((p, p0)), Some((n, n0))) = (before.step(), after.step()) {
             // The rest tangent in the bone's frame, carried as the bone is now.
             let carried = quat::rotate(quat::mul(o.world_rot, j.rest_rot.conjugate()), n0 - p0);

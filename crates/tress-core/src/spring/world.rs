@@ -702,7 +702,7 @@ impl<const J: usize, const C: usize, const K: usize, const F: usize> SpringWorld
             }
         };
         super::band_twist::band_twist_outputs(
-            side(chain),
+            side(chain).joints,
             side(prev),
             side(next),
             frame,
